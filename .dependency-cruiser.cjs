@@ -1,0 +1,70 @@
+/**
+ * Dependency direction from ../shared/STYLE.md §2, enforced in `npm run lint`:
+ *   core ← config ← { discover | parse | store | embed } ← { indexer | search } ← context ← engine
+ *        ← src/index.ts ← tools ← { mcp | cli }
+ *   watch → indexer, discover; cli → watch
+ */
+const layers = ['core', 'config', 'discover|parse|store|embed', 'indexer|search', 'context', 'engine'];
+
+/** Folders a given folder may NOT import: everything at or to the right of its layer, except itself. */
+function forbiddenFor(index) {
+  const right = layers.slice(index + 1).join('|');
+  return right;
+}
+
+const layerRules = layers.flatMap((layer, i) => {
+  const rules = [];
+  const right = forbiddenFor(i);
+  if (right) {
+    rules.push({
+      name: `layer-${layer.replace(/\|/g, '-')}-imports-only-left`,
+      severity: 'error',
+      from: { path: `^src/(${layer})/` },
+      to: { path: `^src/(${right}|tools|mcp|cli|watch)/|^src/index\\.ts$` },
+    });
+  }
+  if (layer.includes('|')) {
+    // siblings never import each other
+    for (const a of layer.split('|')) {
+      const others = layer.split('|').filter((b) => b !== a).join('|');
+      rules.push({
+        name: `siblings-${a}-not-${others.replace(/\|/g, '-')}`,
+        severity: 'error',
+        from: { path: `^src/${a}/` },
+        to: { path: `^src/(${others})/` },
+      });
+    }
+  }
+  return rules;
+});
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'surfaces-use-public-api-only',
+      comment: 'tools, mcp and cli talk to the engine through src/index.ts only',
+      severity: 'error',
+      from: { path: '^src/(tools|mcp|cli)/' },
+      to: { path: '^src/(config|discover|parse|store|embed|indexer|search|context|engine)/' },
+    },
+    {
+      name: 'tools-only-index',
+      severity: 'error',
+      from: { path: '^src/tools/' },
+      to: { path: '^src/(mcp|cli|watch)/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

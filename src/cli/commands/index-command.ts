@@ -1,0 +1,41 @@
+import { createEngine } from '../../index.js';
+import { formatDryRun, formatIndexReport } from '../format.js';
+import type { CliIO } from '../io.js';
+import { progressBar } from '../progress-bar.js';
+
+export interface IndexFlags {
+  db?: string;
+  dryRun?: boolean;
+  rebuild?: boolean;
+  json?: boolean;
+}
+
+export async function indexCommand(io: CliIO, dir: string | undefined, flags: IndexFlags): Promise<number> {
+  const engine = await createEngine({ root: dir ?? io.cwd, db: flags.db });
+  try {
+    if (flags.dryRun) {
+      const report = engine.preview();
+      io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatDryRun(report));
+      return 0;
+    }
+    const bar = progressBar(io);
+    let waited = false;
+    try {
+      const report = await engine.index({
+        rebuild: flags.rebuild,
+        onProgress: bar.onProgress,
+        onLockWait: (owner) => {
+          if (!waited) io.err(`scry: waiting for pid ${owner.pid}, which is writing this index...\n`);
+          waited = true;
+        },
+      });
+      bar.stop();
+      io.out(flags.json ? `${JSON.stringify({ root: engine.root, db: engine.dbPath, ...report }, null, 2)}\n` : formatIndexReport(report));
+    } finally {
+      bar.stop();
+    }
+    return 0;
+  } finally {
+    engine.close();
+  }
+}

@@ -1,0 +1,54 @@
+import { createEngine, EngineError, type ContentType } from '../../index.js';
+import { formatIndexReport, formatSearch } from '../format.js';
+import type { CliIO } from '../io.js';
+import { progressBar } from '../progress-bar.js';
+
+export interface SearchFlags {
+  db?: string;
+  root?: string;
+  k?: string;
+  json?: boolean;
+  files?: boolean;
+  path?: string[];
+  lang?: string[];
+  type?: string[];
+  color?: boolean;
+}
+
+function parseLimit(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new EngineError('INVALID_ARGUMENT', { name: '-k', reason: `"${raw}" is not an integer from 1 to 1000` });
+  return n;
+}
+
+/** `scry search`: reads the query from the argument or stdin, builds the index first if there is none. */
+export async function searchCommand(io: CliIO, query: string | undefined, flags: SearchFlags): Promise<number> {
+  const limit = parseLimit(flags.k);
+  const text = query === undefined || query === '-' ? await io.readStdin() : query;
+  const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db }).catch(async (err: unknown) => {
+    // --db naming a database that does not exist yet: index the current directory into it
+    if (err instanceof EngineError && err.code === 'INDEX_NOT_FOUND' && flags.db && !flags.root) return createEngine({ root: io.cwd, db: flags.db });
+    throw err;
+  });
+  try {
+    if (!engine.hasIndex() || !engine.status().indexed) {
+      if (!flags.json) io.err(`scry: no index yet for ${engine.root}; building it first...\n`);
+      const bar = progressBar(io);
+      const report = await engine.index({ onProgress: bar.onProgress });
+      bar.stop();
+      if (!flags.json) io.err(formatIndexReport(report));
+    }
+    const response = await engine.search(text, {
+      limit,
+      files: flags.files,
+      path: flags.path,
+      language: flags.lang,
+      type: flags.type as ContentType[] | undefined,
+    });
+    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.stdoutIsTTY));
+    return 0;
+  } finally {
+    engine.close();
+  }
+}

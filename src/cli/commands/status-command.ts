@@ -1,0 +1,21 @@
+import { createEngine } from '../../index.js';
+import { formatStatus } from '../format.js';
+import type { CliIO } from '../io.js';
+
+export interface StatusFlags {
+  db?: string;
+  root?: string;
+  json?: boolean;
+}
+
+export async function statusCommand(io: CliIO, dir: string | undefined, flags: StatusFlags): Promise<number> {
+  const root = dir ?? flags.root ?? (flags.db ? undefined : io.cwd);
+  const engine = await createEngine({ root, db: flags.db });
+  try {
+    const status = engine.status();
+    io.out(flags.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+    return 0;
+  } finally {
+    engine.close();
+  }
+}

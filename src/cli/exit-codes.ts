@@ -1,0 +1,27 @@
+import type { ErrorCode } from '../index.js';
+
+/** Process exit codes, derived from error codes. Documented in the README's CLI reference. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, locked: 4, database: 5 } as const;
+
+const BY_CODE: Record<ErrorCode, number> = {
+  INVALID_ARGUMENT: EXIT.usage,
+  QUERY_EMPTY: EXIT.usage,
+  QUERY_TOO_LONG: EXIT.usage,
+  CONFIG_INVALID: EXIT.usage,
+  ROOT_NOT_FOUND: EXIT.notFound,
+  ROOT_NOT_DIRECTORY: EXIT.notFound,
+  INDEX_NOT_FOUND: EXIT.notFound,
+  PATH_OUTSIDE_ROOT: EXIT.notFound,
+  INDEX_LOCKED: EXIT.locked,
+  DB_LOCKED: EXIT.locked,
+  DB_CORRUPT: EXIT.database,
+  DB_TOO_NEW: EXIT.database,
+  DB_OPEN_FAILED: EXIT.database,
+  IO_ERROR: EXIT.failure,
+  CLOSED: EXIT.failure,
+  INTERNAL: EXIT.failure,
+};
+
+export function exitCodeFor(code: ErrorCode): number {
+  return BY_CODE[code];
+}

@@ -1,0 +1,79 @@
+import { MARK_CLOSE, MARK_OPEN, type DryRunReport, type IndexReport, type SearchResponse, type StatusReport } from '../index.js';
+
+const BOLD = '\x1b[1m';
+const DIM = '\x1b[2m';
+const CYAN = '\x1b[36m';
+const RESET = '\x1b[0m';
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+const num = (n: number): string => n.toLocaleString('en-US');
+
+function counts(record: Partial<Record<string, number>>): string {
+  const entries = Object.entries(record).filter((e): e is [string, number] => (e[1] ?? 0) > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return entries.length === 0 ? 'none' : entries.map(([k, v]) => `${k} ${num(v)}`).join(', ');
+}
+
+function renderMarks(text: string, color: boolean): string {
+  const open = new RegExp(MARK_OPEN, 'g');
+  const close = new RegExp(MARK_CLOSE, 'g');
+  return color ? text.replace(open, BOLD).replace(close, RESET) : text.replace(open, '').replace(close, '');
+}
+
+export function formatSearch(response: SearchResponse, color: boolean): string {
+  const lines: string[] = [];
+  const c = (code: string, s: string): string => (color ? `${code}${s}${RESET}` : s);
+  for (const r of response.results) {
+    const where = `${r.path}:${r.startLine}-${r.endLine}`;
+    const label = [r.container, r.symbol].filter(Boolean).join(' > ');
+    const extra = r.matches !== undefined ? ` · ${r.matches} matching chunk${r.matches === 1 ? '' : 's'}` : '';
+    lines.push(`${c(CYAN, where)} ${c(DIM, `${r.language} · score ${r.score.toFixed(2)}${extra}`)}${label ? `  ${label}` : ''}`);
+    r.snippet.split('\n').forEach((l, i) => {
+      lines.push(`${c(DIM, String(r.snippetLine + i).padStart(6))} │ ${renderMarks(l, color)}`);
+    });
+    lines.push('');
+  }
+  const m = response.meta;
+  const n = response.results.length;
+  const dropped = m.droppedTerms.length > 0 ? ` · ${m.droppedTerms.length} term${m.droppedTerms.length === 1 ? '' : 's'} ignored` : '';
+  lines.push(c(DIM, `${n === 0 ? 'no results' : `${n} result${n === 1 ? '' : 's'}`} · ${m.semantic} · ${m.tookMs} ms${dropped}`));
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatIndexReport(r: IndexReport): string {
+  const secs = r.durationMs / 1000;
+  const rate = secs > 0 ? ` (${(r.bytesIndexed / 1024 / 1024 / secs).toFixed(1)} MB/s)` : '';
+  return (
+    `indexed ${num(r.filesIndexed)} file${r.filesIndexed === 1 ? '' : 's'}, ${num(r.chunksWritten)} chunks, ${formatBytes(r.bytesIndexed)} in ${secs.toFixed(2)} s${rate}\n` +
+    `unchanged ${num(r.filesUnchanged)} · touched ${num(r.filesTouched)} · removed ${num(r.filesRemoved)} · skipped: ${counts(r.skipped)}\n`
+  );
+}
+
+export function formatDryRun(r: DryRunReport): string {
+  const lines = [`would index ${num(r.files)} files (${formatBytes(r.bytes)}) under ${r.root}`, `languages: ${counts(r.languages)}`, 'top directories:'];
+  const width = Math.max(4, ...r.topDirectories.map((d) => d.dir.length));
+  for (const d of r.topDirectories) lines.push(`  ${d.dir.padEnd(width)}  ${num(d.files).padStart(7)} files  ${formatBytes(d.bytes).padStart(9)}`);
+  lines.push(`skipped files: ${counts(r.skippedFiles)}`, `skipped directories: ${counts(r.skippedDirectories)}`);
+  for (const [reason, examples] of Object.entries(r.examples)) if (examples?.length) lines.push(`  ${reason}: ${examples.join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatStatus(s: StatusReport): string {
+  if (!s.indexed) return `no index yet for ${s.root ?? '(unknown root)'}\ndatabase: ${s.dbPath}\nrun \`scry index\` to build it\n`;
+  return [
+    `root:      ${s.root}`,
+    `database:  ${s.dbPath} (${formatBytes(s.dbBytes)}, schema ${s.schemaVersion}${s.featureVersionCurrent ? '' : ', chunking outdated: next pass re-chunks'})`,
+    `files:     ${num(s.files)} (${formatBytes(s.bytes)}) · chunks ${num(s.chunks)}`,
+    `languages: ${counts(s.languages)}`,
+    `types:     ${counts(s.contentTypes)}`,
+    `last pass: ${s.lastPassAt} · skipped: ${counts(s.lastPassSkipped)}`,
+    `search:    lexical ${s.capabilities.lexical ? 'ready' : 'not ready'} · ${s.capabilities.semantic ? 'semantic ready' : s.capabilities.semanticReason}`,
+    `writer:    ${s.writer ? `pid ${s.writer.pid} since ${s.writer.since}` : 'none'}`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,94 @@
+import { createRequire } from 'node:module';
+import { Command, CommanderError, Option } from 'commander';
+import { EngineError, isEngineError } from '../index.js';
+import { indexCommand } from './commands/index-command.js';
+import { searchCommand } from './commands/search-command.js';
+import { statusCommand } from './commands/status-command.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { processIO, type CliIO } from './io.js';
+
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',')];
+
+function buildProgram(io: CliIO, result: { code: number; json: boolean }): Command {
+  const program = new Command('scry')
+    .description('Local-first code and documentation retrieval for coding agents.\nIndexes a repository into SQLite (outside the repo) and answers searches with cited chunks.')
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+    .exitOverride();
+
+  const dbOption = (): Option => new Option('--db <path>', 'index database to use (default: user cache dir, keyed by the project path)');
+
+  program
+    .command('index')
+    .description('Build or refresh the index of DIR (default: current directory). Incremental: unchanged files are skipped.')
+    .argument('[dir]', 'project root')
+    .addOption(dbOption())
+    .option('--dry-run', 'show what would be indexed and what would be skipped, write nothing')
+    .option('--rebuild', 'delete the index and build it from scratch (recovers a corrupt or too-new index)')
+    .option('--json', 'machine-readable output')
+    .action(async (dir: string | undefined, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await indexCommand(io, dir, flags);
+    });
+
+  program
+    .command('search')
+    .description('Search the index. QUERY may be words, identifiers, "quoted phrases", a path, or - to read a long query (issue text, stack trace) from stdin. Builds the index first if there is none.')
+    .argument('[query]', 'the query, or - for stdin')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('-k <n>', 'number of results (1-1000, default 10)')
+    .option('--files', 'one result per file (its best chunk) instead of one per chunk')
+    .option('--path <glob>', 'only paths matching a glob or directory prefix (repeatable, comma-separated)', collect)
+    .option('--lang <language>', 'only these languages, e.g. typescript,python (repeatable)', collect)
+    .option('--type <type>', 'only these content types: code, docs, config, text (repeatable)', collect)
+    .option('--json', 'JSON output: {query, results: [{path, startLine, endLine, score, language, kind, symbol, snippet, ...}], meta}')
+    .option('--no-color', 'no ANSI colour in human output')
+    .addHelpText('after', '\nExamples:\n  scry search "where is the sqlite database opened"\n  scry search parseConfig --lang ts -k 5\n  scry search "retry" --path "src/**" --type code --json\n  cat stacktrace.txt | scry search - --files')
+    .action(async (query: string | undefined, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await searchCommand(io, query, flags);
+    });
+
+  program
+    .command('status')
+    .description('Show what the index holds: files, chunks, languages, last pass, capabilities.')
+    .argument('[dir]', 'project root (default: current directory)')
+    .addOption(dbOption())
+    .option('--json', 'machine-readable output')
+    .action(async (dir: string | undefined, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await statusCommand(io, dir, flags);
+    });
+
+  return program;
+}
+
+function reportError(io: CliIO, err: EngineError, json: boolean): void {
+  if (json) io.err(`${JSON.stringify({ error: { code: err.code, message: err.message, hint: err.hint ?? null } })}\n`);
+  else io.err(`scry: error [${err.code}]: ${err.message}\n${err.hint ? `  hint: ${err.hint}\n` : ''}`);
+}
+
+/** Runs the CLI; returns the exit code instead of exiting, so tests can call it in-process. */
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  const result = { code: EXIT.ok as number, json: argv.includes('--json') };
+  const program = buildProgram(io, result);
+  try {
+    await program.parseAsync([...argv]);
+    return result.code;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (isEngineError(err)) {
+      reportError(io, err, result.json);
+      return exitCodeFor(err.code);
+    }
+    const wrapped = new EngineError('INTERNAL', { reason: err instanceof Error ? err.message : String(err) }, { cause: err });
+    reportError(io, wrapped, result.json);
+    return EXIT.failure;
+  }
+}

@@ -1,0 +1,136 @@
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import envPaths from 'env-paths';
+import type { z } from 'zod';
+import { EngineError } from '../core/errors.js';
+import { shortHash } from '../core/hash.js';
+import { configSchema, type ChunkConfig, type ConfigInput, type FieldWeights } from './schema.js';
+
+/** The project config file, looked up in the project root. */
+export const CONFIG_FILE_NAME = 'scry.config.json';
+
+/** Everything the engine needs, resolved once at the edge and frozen. */
+export interface ResolvedConfig {
+  /** Real path of the project root (symlinks resolved), or undefined when only a db was given. */
+  readonly root: string | undefined;
+  /** Absolute path of the index database. */
+  readonly dbPath: string;
+  /** True when dbPath was chosen by the user (flag, env, config), not derived from the root. */
+  readonly dbExplicit: boolean;
+  readonly maxFileBytes: number;
+  readonly ignore: readonly string[];
+  readonly denylist: { readonly add: readonly string[]; readonly remove: readonly string[] };
+  readonly chunk: Readonly<ChunkConfig>;
+  readonly search: { readonly limit: number; readonly weights: Readonly<FieldWeights> };
+  readonly lockTimeoutMs: number;
+  /** Where the config came from, for status output. */
+  readonly sources: readonly string[];
+}
+
+export interface ResolveOptions {
+  /** Project root; optional when `db` points at an existing index (its root is read from it). */
+  root?: string | undefined;
+  /** Explicit database path (the CLI's --db). Wins over env and the config file. */
+  db?: string | undefined;
+  /** Programmatic overrides, applied over the config file (flags). */
+  overrides?: ConfigInput | undefined;
+  /** Environment to read SCRY_* variables from. Defaults to process.env. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+/** Resolves the project root to its real path, or throws ROOT_NOT_FOUND / ROOT_NOT_DIRECTORY. */
+export function resolveRoot(root: string): string {
+  const abs = resolve(root);
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    throw new EngineError('ROOT_NOT_FOUND', { root: abs });
+  }
+  if (!statSync(real).isDirectory()) throw new EngineError('ROOT_NOT_DIRECTORY', { root: abs });
+  return real;
+}
+
+/** Default database location: `<user cache>/scry/projects/<name>-<hash of real root>/index.db`. */
+export function defaultDbPath(realRoot: string, cacheDir: string): string {
+  const name = basename(realRoot).replace(/[^A-Za-z0-9._-]/g, '_') || 'root';
+  return join(cacheDir, 'projects', `${name}-${shortHash(realRoot)}`, 'index.db');
+}
+
+function readConfigFile(root: string): { input: unknown; source: string } | undefined {
+  const file = join(root, CONFIG_FILE_NAME);
+  if (!existsSync(file)) return undefined;
+  try {
+    return { input: JSON.parse(readFileSync(file, 'utf8')), source: file };
+  } catch (err) {
+    throw new EngineError('CONFIG_INVALID', { source: file, reason: (err as Error).message });
+  }
+}
+
+function deepMerge(base: unknown, over: unknown): unknown {
+  if (over === undefined) return base;
+  if (typeof base !== 'object' || base === null || Array.isArray(base)) return over;
+  if (typeof over !== 'object' || over === null || Array.isArray(over)) return over;
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(over)) out[k] = deepMerge(out[k], v);
+  return out;
+}
+
+function parse(input: unknown, source: string): z.output<typeof configSchema> {
+  const result = configSchema.safeParse(input);
+  if (!result.success) {
+    const reason = result.error.issues
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new EngineError('CONFIG_INVALID', { source, reason });
+  }
+  return result.data;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Resolves configuration: defaults ← scry.config.json ← environment (SCRY_DB, SCRY_CACHE_DIR)
+ * ← explicit options. Unknown keys are rejected with CONFIG_INVALID.
+ */
+export function resolveConfig(options: ResolveOptions): ResolvedConfig {
+  const env = options.env ?? process.env;
+  const root = options.root !== undefined ? resolveRoot(options.root) : undefined;
+  const sources: string[] = ['defaults'];
+  const file = root !== undefined ? readConfigFile(root) : undefined;
+  if (file) sources.push(file.source);
+  const fromFile = file ? parse(file.input, file.source) : undefined;
+  const merged = parse(deepMerge(file?.input ?? {}, options.overrides ?? {}), options.overrides ? 'options' : file?.source ?? 'defaults');
+  if (options.overrides) sources.push('options');
+
+  const cacheDir = env.SCRY_CACHE_DIR ? resolve(env.SCRY_CACHE_DIR) : envPaths('scry', { suffix: '' }).cache;
+  const explicitDb = options.db ?? (env.SCRY_DB || undefined) ?? merged.db ?? fromFile?.db;
+  let dbPath: string;
+  if (explicitDb !== undefined) {
+    dbPath = resolve(root ?? process.cwd(), explicitDb);
+  } else if (root !== undefined) {
+    dbPath = defaultDbPath(root, cacheDir);
+  } else {
+    throw new EngineError('INVALID_ARGUMENT', { name: 'root', reason: 'either a project root or a database path is required' });
+  }
+  if (env.SCRY_DB && options.db === undefined) sources.push('env:SCRY_DB');
+
+  return deepFreeze({
+    root,
+    dbPath,
+    dbExplicit: explicitDb !== undefined,
+    maxFileBytes: merged.maxFileBytes,
+    ignore: merged.ignore,
+    denylist: merged.denylist,
+    chunk: merged.chunk,
+    search: merged.search,
+    lockTimeoutMs: merged.lockTimeoutMs,
+    sources,
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * The error catalogue. Codes are part of the public API: never rename one, only add.
+ * Each entry maps a SCREAMING_CASE code to a message template (`{name}` placeholders are
+ * filled from the error's data) and an optional hint a user can act on.
+ */
+export const errorCatalogue = {
+  ROOT_NOT_FOUND: { message: 'project root does not exist: {root}', hint: 'pass an existing directory' },
+  ROOT_NOT_DIRECTORY: { message: 'project root is not a directory: {root}', hint: 'pass a directory, not a file' },
+  INDEX_NOT_FOUND: {
+    message: 'no index at {db}',
+    hint: 'run `scry index DIR` first, or pass --db for an existing index',
+  },
+  INDEX_LOCKED: {
+    message: 'another scry process (pid {pid}) is writing this index',
+    hint: 'wait for it to finish; a lock whose owner died is recovered automatically',
+  },
+  DB_LOCKED: {
+    message: 'the database is locked by another connection: {db}',
+    hint: 'close the other program holding a write transaction on it, then retry',
+  },
+  DB_CORRUPT: {
+    message: 'the index database is corrupt or not a scry database: {db}',
+    hint: 'run `scry index --rebuild` to recreate it (the source files are untouched)',
+  },
+  DB_TOO_NEW: {
+    message: 'the index was written by a newer scry (schema {found}, this build knows {supported}): {db}',
+    hint: 'upgrade scry, or run `scry index --rebuild` to recreate the index with this version',
+  },
+  DB_OPEN_FAILED: { message: 'cannot open the index database {db}: {reason}' },
+  QUERY_EMPTY: {
+    message: 'the query has no searchable terms',
+    hint: 'type words or identifiers, e.g. `scry search "parse config file"`',
+  },
+  QUERY_TOO_LONG: { message: 'the query is {bytes} bytes; the limit is {limit}' },
+  INVALID_ARGUMENT: { message: 'invalid argument {name}: {reason}' },
+  CONFIG_INVALID: { message: 'invalid configuration in {source}: {reason}' },
+  PATH_OUTSIDE_ROOT: { message: 'path resolves outside the project root: {path}' },
+  IO_ERROR: { message: 'i/o error on {path}: {reason}' },
+  CLOSED: { message: 'the engine is closed' },
+  INTERNAL: { message: 'internal error: {reason}', hint: 'please report this with the command you ran' },
+} as const satisfies Record<string, { message: string; hint?: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export const ERROR_CODES = Object.keys(errorCatalogue) as readonly ErrorCode[];
+
+export type ErrorData = Readonly<Record<string, unknown>>;
+
+function fill(template: string, data: ErrorData): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in data ? String(data[key]) : whole,
+  );
+}
+
+/** An error with a stable code from the catalogue, the only error type scry throws on purpose. */
+export class EngineError extends Error {
+  readonly code: ErrorCode;
+  readonly data: ErrorData;
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, data: ErrorData = {}, options?: { cause?: unknown; hint?: string }) {
+    const entry: { message: string; hint?: string } = errorCatalogue[code];
+    super(fill(entry.message, data), options?.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = 'EngineError';
+    this.code = code;
+    this.data = data;
+    this.hint = options?.hint ?? entry.hint;
+  }
+}
+
+export function isEngineError(err: unknown, code?: ErrorCode): err is EngineError {
+  return err instanceof EngineError && (code === undefined || err.code === code);
+}
+
+/** Wraps anything thrown into an EngineError, keeping the original as `cause`. */
+export function toEngineError(err: unknown): EngineError {
+  if (err instanceof EngineError) return err;
+  const reason = err instanceof Error ? err.message : String(err);
+  return new EngineError('INTERNAL', { reason }, { cause: err });
+}

@@ -1,0 +1,67 @@
+/**
+ * Turns file bytes into text, or says why not. Decisions (documented in docs/DESIGN.md):
+ * - a NUL byte in the first 8 KiB means binary, unless the file starts with a UTF-16 BOM;
+ * - valid UTF-8 (with or without BOM) is used as is;
+ * - invalid UTF-8 is decoded as windows-1252 (legacy Latin-1 sources stay searchable), unless more
+ *   than 10% of it is control characters, which means binary;
+ * - a file whose lines average over 1000 bytes, or with any line over 20 000 bytes in a file over
+ *   20 KB, is `minified` (bundles and generated blobs drown search results).
+ */
+export type DecodeResult =
+  | { readonly ok: true; readonly text: string; readonly encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252' }
+  | { readonly ok: false; readonly reason: 'binary' | 'minified' };
+
+const SNIFF_BYTES = 8192;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+function hasNul(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, SNIFF_BYTES);
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+function controlRatio(text: string): number {
+  let control = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) control++;
+  }
+  return text.length === 0 ? 0 : control / text.length;
+}
+
+export function isMinified(text: string): boolean {
+  if (text.length < 20_000) return false;
+  let lines = 1;
+  let longest = 0;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    lines++;
+    if (i - start > longest) longest = i - start;
+    start = i + 1;
+  }
+  if (text.length - start > longest) longest = text.length - start;
+  return text.length / lines > 1000 || longest > 20_000;
+}
+
+export function decodeText(bytes: Uint8Array): DecodeResult {
+  let text: string;
+  let encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252' = 'utf-8';
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
+    text = new TextDecoder('utf-16le').decode(bytes);
+    encoding = 'utf-16le';
+  } else if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
+    text = new TextDecoder('utf-16be').decode(bytes);
+    encoding = 'utf-16be';
+  } else {
+    if (hasNul(bytes)) return { ok: false, reason: 'binary' };
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      text = new TextDecoder('windows-1252').decode(bytes);
+      encoding = 'windows-1252';
+      if (controlRatio(text) > 0.1) return { ok: false, reason: 'binary' };
+    }
+  }
+  if (isMinified(text)) return { ok: false, reason: 'minified' };
+  return { ok: true, text, encoding };
+}

@@ -1,0 +1,50 @@
+import { readFileSync, realpathSync } from 'node:fs';
+import { sep } from 'node:path';
+import type { ContentType, FileCandidate, SkipReason } from '../core/file.js';
+import { contentHash } from '../core/hash.js';
+import { decodeText } from './decode.js';
+import { looksSecret } from './denylist.js';
+import { detectLanguage } from './language.js';
+
+export type ReadResult =
+  | {
+      readonly ok: true;
+      readonly text: string;
+      /** sha256 of the raw bytes on disk. */
+      readonly hash: string;
+      readonly size: number;
+      readonly encoding: string;
+      readonly language: string;
+      readonly contentType: ContentType;
+    }
+  | { readonly ok: false; readonly reason: SkipReason; readonly hash?: string };
+
+/**
+ * Reads a candidate and decides whether its content may be indexed: resolves the path again
+ * (a file may have become a symlink since the walk) and refuses anything outside the root,
+ * decodes text, refuses binaries, minified blobs and content that looks like a secret, and
+ * refines the language from the shebang for extension-less scripts.
+ */
+export function readCandidate(root: string, candidate: FileCandidate, maxFileBytes: number): ReadResult {
+  let bytes: Buffer;
+  try {
+    const real = realpathSync(candidate.absPath);
+    if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
+      return { ok: false, reason: 'symlink_outside_root' };
+    }
+    bytes = readFileSync(real);
+  } catch {
+    return { ok: false, reason: 'unreadable' };
+  }
+  if (bytes.length > maxFileBytes) return { ok: false, reason: 'too_large' };
+  const hash = contentHash(bytes);
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return { ok: false, reason: decoded.reason, hash };
+  if (looksSecret(candidate.path, decoded.text)) return { ok: false, reason: 'secret', hash };
+  let { language, contentType } = candidate;
+  if (language === 'text' && decoded.text.startsWith('#!')) {
+    const nl = decoded.text.indexOf('\n');
+    ({ language, contentType } = detectLanguage(candidate.path, decoded.text.slice(0, nl === -1 ? 200 : Math.min(nl, 200))));
+  }
+  return { ok: true, text: decoded.text, hash, size: bytes.length, encoding: decoded.encoding, language, contentType };
+}

@@ -1,0 +1,127 @@
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { join, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import type { FileCandidate, SkipReason } from '../core/file.js';
+import { BUILTIN_DENYLIST, BUILTIN_SECRETS, adjustList } from './denylist.js';
+import { IgnoreRules } from './ignore-rules.js';
+import { detectLanguage } from './language.js';
+
+export interface WalkOptions {
+  /** Real path of the root. */
+  readonly root: string;
+  readonly maxFileBytes: number;
+  /** Extra gitignore-style patterns from config. */
+  readonly ignore: readonly string[];
+  readonly denylist: { readonly add: readonly string[]; readonly remove: readonly string[] };
+}
+
+/** A path discovery left out, and why. Directories end with '/'. */
+export interface Skipped {
+  readonly path: string;
+  readonly reason: SkipReason;
+}
+
+export interface WalkSink {
+  file(candidate: FileCandidate): void;
+  skip(skipped: Skipped): void;
+}
+
+interface Filters {
+  readonly deny: Ignore;
+  readonly secrets: Ignore;
+}
+
+function isInside(root: string, real: string): boolean {
+  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+function toPosix(rel: string): string {
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+function readDir(dirAbs: string): Dirent[] | undefined {
+  try {
+    return readdirSync(dirAbs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Walks the root depth-first in sorted order and reports every file to index and every path left
+ * out with its reason. Symlinks are resolved: a link to a file inside the root is indexed under
+ * the link's path; a link to a directory inside the root is skipped (its target is walked at its
+ * real place); anything resolving outside the root is never followed.
+ */
+export function walk(options: WalkOptions, sink: WalkSink): void {
+  const filters: Filters = {
+    deny: ignore().add(adjustList(BUILTIN_DENYLIST, options.denylist.remove, options.denylist.add)),
+    secrets: ignore().add(adjustList(BUILTIN_SECRETS, options.denylist.remove)),
+  };
+  const rules = IgnoreRules.forRoot(options.root, options.ignore);
+  walkDir(options, filters, options.root, '', rules, sink);
+}
+
+function walkDir(options: WalkOptions, filters: Filters, dirAbs: string, dirRel: string, parentRules: IgnoreRules, sink: WalkSink): void {
+  const entries = readDir(dirAbs);
+  if (entries === undefined) {
+    sink.skip({ path: dirRel === '' ? './' : `${dirRel}/`, reason: 'unreadable' });
+    return;
+  }
+  const rules = parentRules.enter(dirAbs, dirRel);
+  for (const entry of entries) {
+    const rel = dirRel === '' ? toPosix(entry.name) : `${dirRel}/${toPosix(entry.name)}`;
+    const abs = join(dirAbs, entry.name);
+    let stats: Stats;
+    let real = abs;
+    try {
+      stats = lstatSync(abs);
+    } catch {
+      sink.skip({ path: rel, reason: 'unreadable' });
+      continue;
+    }
+    if (stats.isSymbolicLink()) {
+      try {
+        real = realpathSync(abs);
+        stats = statSync(real);
+      } catch {
+        sink.skip({ path: rel, reason: 'broken_symlink' });
+        continue;
+      }
+      if (!isInside(options.root, real)) {
+        sink.skip({ path: rel, reason: 'symlink_outside_root' });
+        continue;
+      }
+      if (stats.isDirectory()) {
+        sink.skip({ path: `${rel}/`, reason: 'symlink_duplicate' });
+        continue;
+      }
+    }
+    if (stats.isDirectory()) {
+      const dirPath = `${rel}/`;
+      const reason = filters.deny.ignores(dirPath) ? 'denylist' : rules.ignores(dirPath) ? 'ignored' : undefined;
+      if (reason) sink.skip({ path: dirPath, reason });
+      else walkDir(options, filters, abs, rel, rules, sink);
+      continue;
+    }
+    if (!stats.isFile()) {
+      sink.skip({ path: rel, reason: 'special_file' });
+      continue;
+    }
+    const reason: SkipReason | undefined = filters.secrets.ignores(rel)
+      ? 'secret'
+      : filters.deny.ignores(rel)
+        ? 'denylist'
+        : rules.ignores(rel)
+          ? 'ignored'
+          : stats.size > options.maxFileBytes
+            ? 'too_large'
+            : undefined;
+    if (reason) {
+      sink.skip({ path: rel, reason });
+      continue;
+    }
+    const info = detectLanguage(rel);
+    sink.file({ path: rel, absPath: real, size: stats.size, mtimeMs: Math.floor(stats.mtimeMs), language: info.language, contentType: info.contentType });
+  }
+}

@@ -1,0 +1,209 @@
+import { existsSync, rmSync } from 'node:fs';
+import { EngineError } from '../core/errors.js';
+import { silentLogger, systemClock, type Clock, type Logger } from '../core/logger.js';
+import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
+import type { ConfigInput } from '../config/schema.js';
+import { previewIndex, type DryRunReport } from '../indexer/dry-run.js';
+import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
+import { runIndexPass } from '../indexer/index-pass.js';
+import type { IndexReport } from '../indexer/index-report.js';
+import type { IndexProgress, ProgressListener } from '../indexer/progress.js';
+import { createChunkers } from '../parse/chunker.js';
+import { lexicalSearch } from '../search/lexical-search.js';
+import type { SearchFilters } from '../search/filters.js';
+import type { SearchResponse } from '../search/search-result.js';
+import { IndexStore } from '../store/index-store.js';
+import { WriterLock, type LockOwner } from '../store/writer-lock.js';
+import { SEMANTIC_UNAVAILABLE, type StatusReport } from './status.js';
+
+/** Options of `createEngine`. Give a root, a db, or both. */
+export interface EngineOptions {
+  /** Project root to index. Optional when `db` names an existing index (its root is stored in it). */
+  readonly root?: string | undefined;
+  /** Index database path. Default: the user cache dir, keyed by the root's real path. */
+  readonly db?: string | undefined;
+  /** Config overrides, applied over the project's scry.config.json. */
+  readonly config?: ConfigInput | undefined;
+  readonly logger?: Logger | undefined;
+  readonly clock?: Clock | undefined;
+  /** Environment for SCRY_* variables (tests pass their own). Default: process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+export interface IndexOptions {
+  readonly onProgress?: ((event: IndexProgress) => void) | undefined;
+  /** Called while waiting for another process's writer lock. */
+  readonly onLockWait?: ((owner: { pid: number }) => void) | undefined;
+  /** Delete the database first and index from scratch (recovers from corrupt or too-new indexes). */
+  readonly rebuild?: boolean | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface SearchOptions extends SearchFilters {
+  /** Results to return. Range 1–1000; default from config (10). */
+  readonly limit?: number | undefined;
+  /** One result per file (its best chunk) instead of one per chunk. */
+  readonly files?: boolean | undefined;
+  /** Lines per snippet. Range 1–50; default 4. */
+  readonly snippetLines?: number | undefined;
+}
+
+export interface Engine {
+  readonly root: string;
+  readonly dbPath: string;
+  readonly config: ResolvedConfig;
+  /** Builds or refreshes the index incrementally. One writer per index across processes. */
+  index(options?: IndexOptions): Promise<IndexReport>;
+  /** What an index pass would take and leave out; writes nothing. */
+  preview(): DryRunReport;
+  /** True once an index exists at dbPath. */
+  hasIndex(): boolean;
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  status(): StatusReport;
+  close(): void;
+}
+
+function rootFromDb(dbPath: string): string {
+  const store = IndexStore.open(dbPath, { create: false });
+  try {
+    const root = store.meta.get('root');
+    if (!root) throw new EngineError('INDEX_NOT_FOUND', { db: dbPath }, { hint: 'the database has no completed index pass; run `scry index DIR --db PATH`' });
+    return root;
+  } finally {
+    store.close();
+  }
+}
+
+/** The composition root: resolves config, then opens the store lazily on first use. */
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  const base = { db: options.db, overrides: options.config, env: options.env };
+  let config = resolveConfig({ ...base, root: options.root });
+  if (config.root === undefined) config = resolveConfig({ ...base, root: rootFromDb(config.dbPath) });
+  return new EngineImpl(config, options.logger ?? silentLogger, options.clock ?? systemClock);
+}
+
+class EngineImpl implements Engine {
+  private store: IndexStore | undefined;
+  private closed = false;
+  private readonly lock: WriterLock;
+  private readonly chunkers;
+
+  constructor(
+    readonly config: ResolvedConfig,
+    private readonly logger: Logger,
+    private readonly clock: Clock,
+  ) {
+    this.lock = new WriterLock(`${config.dbPath}.lock`);
+    this.chunkers = createChunkers(config.chunk);
+  }
+
+  get root(): string {
+    return this.config.root!;
+  }
+
+  get dbPath(): string {
+    return this.config.dbPath;
+  }
+
+  hasIndex(): boolean {
+    return existsSync(this.dbPath);
+  }
+
+  private open(create: boolean): IndexStore {
+    if (this.closed) throw new EngineError('CLOSED');
+    this.store ??= IndexStore.open(this.dbPath, { create });
+    return this.store;
+  }
+
+  async index(options: IndexOptions = {}): Promise<IndexReport> {
+    if (this.closed) throw new EngineError('CLOSED');
+    await this.lock.acquire({ timeoutMs: this.config.lockTimeoutMs, onWait: (o: LockOwner) => options.onLockWait?.({ pid: o.pid }) });
+    try {
+      if (options.rebuild) {
+        this.store?.close();
+        this.store = undefined;
+        for (const suffix of ['', '-wal', '-shm']) rmSync(this.dbPath + suffix, { force: true });
+      }
+      const store = this.open(true);
+      const onProgress: ProgressListener | undefined = options.onProgress;
+      return await runIndexPass({ root: this.root, config: this.config, store, chunkers: this.chunkers, clock: this.clock, logger: this.logger, onProgress, signal: options.signal });
+    } finally {
+      this.lock.release();
+    }
+  }
+
+  preview(): DryRunReport {
+    return previewIndex(this.root, this.config);
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+    const started = performance.now();
+    const limit = options.limit ?? this.config.search.limit;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 1000' });
+    const snippetLines = options.snippetLines ?? 4;
+    if (!Number.isInteger(snippetLines) || snippetLines < 1 || snippetLines > 50) throw new EngineError('INVALID_ARGUMENT', { name: 'snippetLines', reason: 'must be an integer from 1 to 50' });
+    if (typeof query !== 'string') throw new EngineError('INVALID_ARGUMENT', { name: 'query', reason: 'must be a string' });
+    const store = this.open(false);
+    const outcome = lexicalSearch(store, {
+      query,
+      limit,
+      files: options.files ?? false,
+      filters: { path: options.path, language: options.language, type: options.type },
+      weights: this.config.search.weights,
+      snippetLines,
+    });
+    return {
+      query,
+      results: outcome.results,
+      meta: {
+        mode: 'lexical',
+        semantic: SEMANTIC_UNAVAILABLE,
+        terms: outcome.terms,
+        droppedTerms: outcome.dropped,
+        longQuery: outcome.long,
+        filesAggregated: options.files ?? false,
+        tookMs: Math.round((performance.now() - started) * 100) / 100,
+        indexedFiles: store.read(() => Number(store.meta.get('file_count') ?? 0)) || store.read(() => store.files.counts().files),
+        root: this.root,
+      },
+    };
+  }
+
+  status(): StatusReport {
+    const owner = this.lock.peek();
+    const writer = owner ? { pid: owner.pid, since: new Date(owner.acquiredAt).toISOString() } : null;
+    const capabilities = { lexical: false, semantic: false, semanticReason: SEMANTIC_UNAVAILABLE };
+    if (!this.hasIndex()) {
+      return { root: this.config.root ?? null, dbPath: this.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, dbBytes: 0, capabilities, writer };
+    }
+    const store = this.open(false);
+    return store.read(() => {
+      const counts = store.files.counts();
+      const lastPass = store.meta.get('last_pass_at');
+      return {
+        root: this.config.root ?? null,
+        dbPath: this.dbPath,
+        indexed: lastPass !== undefined,
+        schemaVersion: store.schemaVersion(),
+        featureVersionCurrent: Number(store.meta.get('feature_version')) === INDEX_FEATURE_VERSION,
+        files: counts.files,
+        bytes: counts.bytes,
+        chunks: store.chunks.count(),
+        languages: counts.byLanguage,
+        contentTypes: counts.byContentType,
+        lastPassAt: lastPass ? new Date(Number(lastPass)).toISOString() : null,
+        lastPassSkipped: store.meta.getJson('last_pass_skipped') ?? {},
+        dbBytes: store.sizeOnDisk(),
+        capabilities: { ...capabilities, lexical: lastPass !== undefined },
+        writer,
+      };
+    });
+  }
+
+  close(): void {
+    this.store?.close();
+    this.store = undefined;
+    this.lock.release();
+    this.closed = true;
+  }
+}

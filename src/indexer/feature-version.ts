@@ -1,0 +1,9 @@
+/**
+ * INDEX_FEATURE_VERSION: bump whenever chunker output, symbol output or the FTS fields change
+ * for the same input. Each file row records the version it was indexed with; a file with another
+ * version is re-chunked on the next pass (batch by batch, so the old index stays searchable).
+ * Log of bumps:
+ *  1 — line-window chunker with blank-line snapping; markdown by headings; fields stem, path,
+ *      symbol, body, parts.
+ */
+export const INDEX_FEATURE_VERSION = 1;

@@ -1,0 +1,22 @@
+import type { ChunkDraft } from '../core/chunk.js';
+import { identifierParts, pathTerms, stemTerms } from '../core/code-tokens.js';
+import type { FtsFields } from '../store/chunk-repo.js';
+
+/** Per-file fields, computed once and shared by all of a file's chunks. */
+export interface FileFields {
+  readonly stem: string;
+  readonly path: string;
+}
+
+export function fileFields(path: string): FileFields {
+  return { stem: stemTerms(path), path: pathTerms(path) };
+}
+
+/**
+ * The lexical fields of one chunk. `body` is the raw text (FTS5 keeps identifiers whole);
+ * `parts` adds the words of compound identifiers; `symbol` is the chunk's name and breadcrumb.
+ */
+export function chunkFields(file: FileFields, chunk: ChunkDraft, text: string): FtsFields {
+  const symbol = [chunk.symbol, chunk.container].filter(Boolean).join(' ');
+  return { stem: file.stem, path: file.path, symbol, body: text, parts: identifierParts(symbol ? `${symbol}\n${text}` : text) };
+}

@@ -1,0 +1,20 @@
+import type { SkipReason } from '../core/file.js';
+
+/** What one indexing pass did. */
+export interface IndexReport {
+  /** Files seen by the walk and accepted for indexing. */
+  readonly filesSeen: number;
+  /** Files whose chunks were (re)written. */
+  readonly filesIndexed: number;
+  /** Files whose size/mtime changed but whose content did not (only their stat was updated). */
+  readonly filesTouched: number;
+  /** Files left alone because size and mtime matched. */
+  readonly filesUnchanged: number;
+  /** Files removed from the index (deleted on disk, or now skipped). */
+  readonly filesRemoved: number;
+  readonly chunksWritten: number;
+  readonly bytesIndexed: number;
+  /** Paths left out, counted by reason (files and directories). */
+  readonly skipped: Partial<Record<SkipReason, number>>;
+  readonly durationMs: number;
+}

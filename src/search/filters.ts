@@ -1,0 +1,52 @@
+import picomatch from 'picomatch';
+import { CONTENT_TYPES, type ContentType } from '../core/file.js';
+import { EngineError } from '../core/errors.js';
+import type { FtsFilter } from '../store/search-repo.js';
+
+const LANGUAGE_ALIASES: Record<string, string> = {
+  ts: 'typescript', js: 'javascript', py: 'python', rb: 'ruby', rs: 'rust', md: 'markdown',
+  golang: 'go', 'c++': 'cpp', 'c#': 'csharp', cs: 'csharp', sh: 'shell', bash: 'shell', yml: 'yaml',
+  kt: 'kotlin', jsx: 'javascript',
+};
+
+const GLOB_CHARS = /[*?[\]{}()!]/;
+
+/** User-facing filters of a search. Every field is optional; values are OR'ed within a field. */
+export interface SearchFilters {
+  /** Path globs (`src/**\/*.ts`, `*.md`) or plain directory prefixes (`src/store`). */
+  readonly path?: string | readonly string[] | undefined;
+  /** Languages (`typescript`, or aliases such as `ts`, `py`). */
+  readonly language?: string | readonly string[] | undefined;
+  /** Content types: code, docs, config, text. */
+  readonly type?: ContentType | string | readonly string[] | undefined;
+}
+
+const list = (v: string | readonly string[] | undefined): string[] =>
+  v === undefined ? [] : (typeof v === 'string' ? [v] : [...v]).map((s) => s.trim()).filter((s) => s !== '');
+
+/** Compiles a path pattern: globs via picomatch (a slash-less glob matches basenames), plain text as a prefix. */
+export function pathMatcher(patterns: readonly string[]): ((path: string) => boolean) | undefined {
+  if (patterns.length === 0) return undefined;
+  const tests = patterns.map((raw) => {
+    const p = raw.replace(/^\.\//, '').replace(/\/+$/, '');
+    if (!GLOB_CHARS.test(p)) return (path: string) => path === p || path.startsWith(`${p}/`);
+    return picomatch(p, { dot: true, basename: !p.includes('/') });
+  });
+  return (path) => tests.some((t) => t(path));
+}
+
+/** Validates and normalises filters into what the store needs. */
+export function compileFilters(filters: SearchFilters): FtsFilter {
+  const contentTypes = list(filters.type).map((t) => t.toLowerCase());
+  for (const t of contentTypes) {
+    if (!(CONTENT_TYPES as readonly string[]).includes(t)) {
+      throw new EngineError('INVALID_ARGUMENT', { name: 'type', reason: `unknown content type "${t}"; use one of ${CONTENT_TYPES.join(', ')}` });
+    }
+  }
+  const languages = list(filters.language).map((l) => LANGUAGE_ALIASES[l.toLowerCase()] ?? l.toLowerCase());
+  return {
+    languages: languages.length > 0 ? languages : undefined,
+    contentTypes: contentTypes.length > 0 ? contentTypes : undefined,
+    pathMatch: pathMatcher(list(filters.path)),
+  };
+}

@@ -1,0 +1,24 @@
+import type { TermGroup } from './query-parse.js';
+
+/** An FTS5 string literal: the only way user-derived words enter an FTS expression. */
+export function ftsString(words: readonly string[]): string {
+  return `"${words.join(' ').replace(/"/g, '""')}"`;
+}
+
+function groupExpression(group: TermGroup): string {
+  const alts = group.alternatives.map(ftsString);
+  return alts.length === 1 ? alts[0]! : `(${alts.join(' OR ')})`;
+}
+
+/**
+ * Builds the FTS5 MATCH expression: optional groups are OR'ed (BM25 rewards chunks matching
+ * more of them); required groups are AND'ed, and the optional ones are kept in an OR with the
+ * first required group so that they still add to the score without being required.
+ */
+export function buildFtsExpression(groups: readonly TermGroup[]): string {
+  const required = groups.filter((g) => g.required).map(groupExpression);
+  const optional = groups.filter((g) => !g.required).map(groupExpression);
+  if (required.length === 0) return optional.join(' OR ');
+  const must = required.join(' AND ');
+  return optional.length === 0 ? must : `${must} AND (${[required[0]!, ...optional].join(' OR ')})`;
+}

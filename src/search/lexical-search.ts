@@ -1,0 +1,78 @@
+import type { FieldWeights } from '../config/schema.js';
+import type { IndexStore } from '../store/index-store.js';
+import type { FtsCandidate } from '../store/search-repo.js';
+import { compileFilters, type SearchFilters } from './filters.js';
+import { buildFtsExpression } from './fts-expression.js';
+import { parseQuery } from './query-parse.js';
+import { aggregateFiles, dedupeOverlaps, scoreFromBm25 } from './rank.js';
+import type { SearchResult } from './search-result.js';
+import { highlightTerms, makeSnippet } from './snippet.js';
+import { selectGroups, type DropReason } from './term-select.js';
+
+export interface LexicalParams {
+  readonly query: string;
+  readonly limit: number;
+  /** One result per file instead of per chunk. */
+  readonly files: boolean;
+  readonly filters: SearchFilters;
+  readonly weights: FieldWeights;
+  /** Lines per snippet. */
+  readonly snippetLines: number;
+}
+
+export interface LexicalOutcome {
+  readonly results: SearchResult[];
+  readonly terms: string[];
+  readonly dropped: { raw: string; reason: DropReason }[];
+  readonly long: boolean;
+}
+
+type Scored = FtsCandidate & { readonly score: number };
+
+/** BM25 over the code-aware FTS fields, then overlap dedupe, optional file aggregation, snippets. */
+export function lexicalSearch(store: IndexStore, params: LexicalParams): LexicalOutcome {
+  const parsed = parseQuery(params.query);
+  const filter = compileFilters(params.filters);
+  const words = [...new Set(parsed.groups.flatMap((g) => g.alternatives.flat()))];
+  const stats = store.read(() => store.search.termStats(words));
+  const dfByWord = new Map<string, number>();
+  for (const s of stats) {
+    const w = words[s.index]!;
+    dfByWord.set(w, Math.min(dfByWord.get(w) ?? Infinity, s.df));
+  }
+  const total = Number(store.read(() => store.meta.get('chunk_count')) ?? 0);
+  const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total);
+  const terms = selection.kept.map((g) => g.raw);
+  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long };
+
+  const expression = buildFtsExpression(selection.kept);
+  const w = params.weights;
+  const fetch = params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40);
+  const candidates = store.read(() => store.search.search(expression, [w.stem, w.path, w.symbol, w.body, w.parts], fetch, filter));
+  const scored: Scored[] = dedupeOverlaps(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })));
+  const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
+    ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
+    : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score }));
+
+  const marks = highlightTerms(selection.kept.flatMap((g) => g.alternatives.flat()));
+  const results = picked.map(({ hit, score, matches }): SearchResult => {
+    const text = store.read(() => store.content.slice(hit.fileHash, hit.startByte, hit.endByte)) ?? '';
+    const snippet = makeSnippet(text, hit.startLine, marks, params.snippetLines);
+    return {
+      path: hit.path,
+      startLine: hit.startLine,
+      endLine: hit.endLine,
+      score,
+      language: hit.language,
+      contentType: hit.contentType,
+      kind: hit.kind,
+      symbol: hit.symbol,
+      container: hit.container,
+      snippet: snippet.text,
+      snippetLine: snippet.startLine,
+      chunkHash: hit.chunkHash,
+      ...(matches !== undefined ? { matches } : {}),
+    };
+  });
+  return { results, terms, dropped: [...selection.dropped], long: parsed.long };
+}

@@ -1,0 +1,106 @@
+import { isCompoundIdentifier, splitIdentifier } from '../core/code-tokens.js';
+import { EngineError } from '../core/errors.js';
+import { STOP_WORDS } from './stop-words.js';
+
+/** Largest query accepted, in UTF-8 bytes (an issue body or a stack trace fits). */
+export const MAX_QUERY_BYTES = 50 * 1024;
+/** A query longer than this, or spanning lines, is "long": quotes are not required matches. */
+const SHORT_QUERY_CHARS = 200;
+
+export type GroupKind = 'word' | 'identifier' | 'phrase' | 'path';
+
+/**
+ * One concept of the query. Its alternatives are OR'ed; each alternative is a phrase of words
+ * (one word for a plain term) spelled as the index stores them, lowercase.
+ */
+export interface TermGroup {
+  readonly key: string;
+  readonly raw: string;
+  readonly kind: GroupKind;
+  readonly alternatives: readonly (readonly string[])[];
+  /** User-quoted phrase in a short query: every result must contain it. */
+  readonly required: boolean;
+  /** How many times the concept occurs in the query. */
+  count: number;
+}
+
+export interface ParsedQuery {
+  readonly groups: readonly TermGroup[];
+  readonly long: boolean;
+}
+
+const TOKEN_RE = /[\p{L}\p{N}_$]+(?:(?:\.|::|->|\/|-)[\p{L}\p{N}_$]+)*/gu;
+const WORD_RE = /[\p{L}\p{N}_$]+/gu;
+const QUOTE_RE = /"([^"]*)"/g;
+
+function words(text: string): string[] {
+  return [...text.matchAll(WORD_RE)].map((m) => m[0].toLowerCase());
+}
+
+function identifierGroup(token: string): Omit<TermGroup, 'count'> | undefined {
+  const lower = token.toLowerCase();
+  if (isCompoundIdentifier(token)) {
+    const parts = splitIdentifier(token);
+    const alternatives: string[][] = [[lower]];
+    if (parts.length > 1) alternatives.push(parts);
+    return { key: `i:${lower}`, raw: token, kind: 'identifier', alternatives, required: false };
+  }
+  if (lower.replace(/[_$]/g, '').length < 2) return undefined;
+  return { key: `w:${lower}`, raw: token, kind: 'word', alternatives: [[lower]], required: false };
+}
+
+/**
+ * Parses user text into term groups. Never produces FTS syntax: only words made of letters,
+ * digits, `_` and `$` come out, so no input can cause an FTS5 syntax error downstream.
+ * - `"quoted text"` → a phrase (required in short queries);
+ * - `getUserName`, `user_name` → the whole identifier OR the phrase of its words;
+ * - `os.path.join`, `a::b`, `src/store/db.ts`, `foo-bar` → the phrase of its segments, plus each segment;
+ * - plain words lowercased; stop words dropped unless nothing else is left.
+ */
+export function parseQuery(text: string): ParsedQuery {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_QUERY_BYTES) throw new EngineError('QUERY_TOO_LONG', { bytes, limit: MAX_QUERY_BYTES });
+  const long = text.length > SHORT_QUERY_CHARS || /\n/.test(text.trim());
+  const groups = new Map<string, TermGroup>();
+  const stopped: TermGroup[] = [];
+  const add = (g: Omit<TermGroup, 'count'>): void => {
+    const existing = groups.get(g.key);
+    if (existing) existing.count++;
+    else groups.set(g.key, { ...g, count: 1 });
+  };
+
+  const rest = text.replace(QUOTE_RE, (_all, inner: string) => {
+    const ws = words(inner);
+    if (ws.length > 1) add({ key: `p:${ws.join(' ')}`, raw: inner, kind: 'phrase', alternatives: [ws], required: !long });
+    else if (ws.length === 1) {
+      const g = identifierGroup(inner.match(WORD_RE)![0]);
+      if (g) add({ ...g, required: !long });
+    }
+    return ' ';
+  });
+
+  for (const m of rest.matchAll(TOKEN_RE)) {
+    const token = m[0];
+    const segments = token.split(/\.|::|->|\/|-/).filter((s) => s !== '');
+    if (segments.length > 1) {
+      const kind: GroupKind = token.includes('/') ? 'path' : 'phrase';
+      const phrase = segments.map((s) => s.toLowerCase());
+      add({ key: `p:${phrase.join(' ')}`, raw: token, kind, alternatives: [phrase], required: false });
+      for (const s of segments) {
+        const g = identifierGroup(s);
+        if (g && !(g.kind === 'word' && STOP_WORDS.has(g.alternatives[0]![0]!))) add(g);
+      }
+      continue;
+    }
+    const g = identifierGroup(token);
+    if (!g) continue;
+    if (g.kind === 'word' && STOP_WORDS.has(g.alternatives[0]![0]!)) {
+      stopped.push({ ...g, count: 1 });
+      continue;
+    }
+    add(g);
+  }
+  if (groups.size === 0) for (const g of stopped) add(g);
+  if (groups.size === 0) throw new EngineError('QUERY_EMPTY');
+  return { groups: [...groups.values()], long };
+}

@@ -1,0 +1,52 @@
+import type { ChunkKind } from '../core/chunk.js';
+import type { ContentType } from '../core/file.js';
+
+/** One search result: a chunk (or, with `files`, the best chunk of a file). Stable JSON schema. */
+export interface SearchResult {
+  /** Path relative to the project root, `/`-separated. */
+  readonly path: string;
+  /** 1-based, inclusive. */
+  readonly startLine: number;
+  /** 1-based, inclusive. */
+  readonly endLine: number;
+  /** Higher is better; comparable within one response only. */
+  readonly score: number;
+  readonly language: string;
+  readonly contentType: ContentType;
+  readonly kind: ChunkKind;
+  /** Symbol or heading the chunk is about, or null. */
+  readonly symbol: string | null;
+  /** Breadcrumb of containers (`Install > From source`), or null. */
+  readonly container: string | null;
+  /** A few lines of the chunk around the best match; matched terms wrapped in « ». */
+  readonly snippet: string;
+  /** 1-based line of the snippet's first line. */
+  readonly snippetLine: number;
+  /** sha256 of the chunk text: cite it to prove what was read. */
+  readonly chunkHash: string;
+  /** With `files`: how many matching chunks the file has. */
+  readonly matches?: number;
+}
+
+export interface SearchMeta {
+  /** How results were ranked. `lexical` until an embedding provider is configured. */
+  readonly mode: 'lexical';
+  /** Why semantic search was not used, stated plainly. */
+  readonly semantic: string;
+  /** Terms searched for, after stop words and selection. */
+  readonly terms: readonly string[];
+  /** Terms left out, with the reason (not_in_index, too_common, over_limit). */
+  readonly droppedTerms: readonly { readonly raw: string; readonly reason: string }[];
+  /** True when the input counted as long (issue body, stack trace): quotes are not required. */
+  readonly longQuery: boolean;
+  readonly filesAggregated: boolean;
+  readonly tookMs: number;
+  readonly indexedFiles: number;
+  readonly root: string;
+}
+
+export interface SearchResponse {
+  readonly query: string;
+  readonly results: readonly SearchResult[];
+  readonly meta: SearchMeta;
+}

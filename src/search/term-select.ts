@@ -1,0 +1,65 @@
+import type { TermGroup } from './query-parse.js';
+
+/** Knobs of query term selection; see docs/DESIGN.md "Query processing". */
+export interface SelectParams {
+  /** Most groups sent to FTS5; long inputs keep their most informative ones. Default 24. */
+  readonly maxGroups: number;
+  /** A group in more than this fraction of chunks is dropped when rarer groups exist. Default 0.2. */
+  readonly maxDfRatio: number;
+}
+
+export const DEFAULT_SELECT_PARAMS: SelectParams = { maxGroups: 24, maxDfRatio: 0.2 };
+
+export type DropReason = 'not_in_index' | 'too_common' | 'over_limit';
+
+export interface Selection {
+  readonly kept: readonly TermGroup[];
+  readonly dropped: readonly { readonly raw: string; readonly reason: DropReason }[];
+}
+
+/** BM25's idf (the Robertson–Spärck Jones form FTS5 uses), floored at a small positive value. */
+export function idf(df: number, total: number): number {
+  return Math.max(1e-6, Math.log(1 + (total - df + 0.5) / (df + 0.5)));
+}
+
+/** Group document frequency: the rarest word in any alternative that the index contains. */
+export function groupDf(group: TermGroup, dfOf: (word: string) => number): number {
+  let best = Infinity;
+  for (const alt of group.alternatives) for (const w of alt) {
+    const df = dfOf(w);
+    if (df > 0 && df < best) best = df;
+  }
+  return best === Infinity ? 0 : best;
+}
+
+/**
+ * Chooses which groups to search for. Pure: document frequencies come in as a function.
+ * Drops groups the index does not contain, then groups so common that they only cost time
+ * (when rarer ones exist), then keeps the `maxGroups` with the highest weight
+ * `idf × (1 + ln count) × (1.5 for identifiers, paths and phrases)`. Required groups always stay.
+ */
+export function selectGroups(groups: readonly TermGroup[], dfOf: (word: string) => number, totalChunks: number, params: SelectParams = DEFAULT_SELECT_PARAMS): Selection {
+  const dropped: { raw: string; reason: DropReason }[] = [];
+  const scored = groups.map((g) => {
+    const df = groupDf(g, dfOf);
+    const weight = idf(df, Math.max(totalChunks, df)) * (1 + Math.log(g.count)) * (g.kind === 'word' ? 1 : 1.5);
+    return { g, df, weight };
+  });
+  let live = scored.filter((s) => {
+    if (s.df > 0 || s.g.required) return true;
+    dropped.push({ raw: s.g.raw, reason: 'not_in_index' });
+    return false;
+  });
+  const rareExists = live.some((s) => s.df <= params.maxDfRatio * totalChunks);
+  if (rareExists) {
+    live = live.filter((s) => {
+      if (s.g.required || s.df <= params.maxDfRatio * totalChunks) return true;
+      dropped.push({ raw: s.g.raw, reason: 'too_common' });
+      return false;
+    });
+  }
+  live.sort((a, b) => Number(b.g.required) - Number(a.g.required) || b.weight - a.weight || a.g.key.localeCompare(b.g.key));
+  for (const s of live.slice(params.maxGroups)) if (!s.g.required) dropped.push({ raw: s.g.raw, reason: 'over_limit' });
+  const kept = live.filter((s, i) => i < params.maxGroups || s.g.required).map((s) => s.g);
+  return { kept, dropped };
+}

@@ -1,0 +1,34 @@
+import type { Db } from './database.js';
+
+/** File text stored once per content hash (identical files share one row). */
+export class ContentRepo {
+  private readonly putStmt;
+  private readonly deleteStmt;
+  private readonly sliceStmt;
+  private readonly hasStmt;
+
+  constructor(db: Db) {
+    this.putStmt = db.prepare<[string, Buffer]>('INSERT INTO content(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO NOTHING');
+    this.deleteStmt = db.prepare<[string]>('DELETE FROM content WHERE hash = ?');
+    this.sliceStmt = db.prepare<[number, number, string], { text: Buffer }>('SELECT substr(body, ?, ?) AS text FROM content WHERE hash = ?');
+    this.hasStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM content WHERE hash = ?');
+  }
+
+  has(hash: string): boolean {
+    return this.hasStmt.get(hash) !== undefined;
+  }
+
+  put(hash: string, text: string): void {
+    this.putStmt.run(hash, Buffer.from(text, 'utf8'));
+  }
+
+  delete(hash: string): void {
+    this.deleteStmt.run(hash);
+  }
+
+  /** UTF-8 text of bytes [startByte, endByte) of a stored file, read without loading the whole body. */
+  slice(hash: string, startByte: number, endByte: number): string | undefined {
+    const row = this.sliceStmt.get(startByte + 1, endByte - startByte, hash);
+    return row ? Buffer.from(row.text).toString('utf8') : undefined;
+  }
+}

@@ -1,0 +1,66 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { EngineError } from '../core/errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** Create the file (and its directory) when missing. */
+  readonly create: boolean;
+  /** How long a statement waits on another connection's lock before SQLITE_BUSY. */
+  readonly busyTimeoutMs?: number;
+}
+
+const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB']);
+const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY']);
+
+/** Maps SQLite failures to catalogue errors; anything else is rethrown as is. */
+export function translateSqliteError(err: unknown, db: string): unknown {
+  const code = (err as { code?: string }).code ?? '';
+  if (CORRUPT_CODES.has(code) || code.startsWith('SQLITE_CORRUPT')) return new EngineError('DB_CORRUPT', { db }, { cause: err });
+  if (BUSY_CODES.has(code) || code.startsWith('SQLITE_BUSY')) return new EngineError('DB_LOCKED', { db }, { cause: err });
+  return err;
+}
+
+function migrate(db: Db, path: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) throw new EngineError('DB_TOO_NEW', { db: path, found: current, supported: SCHEMA_VERSION });
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+}
+
+/**
+ * Opens an index database: WAL (readers never block the writer), a busy timeout, NORMAL sync
+ * (durable at checkpoints, never corrupt), foreign keys, then numbered migrations.
+ */
+export function openDatabase(path: string, options: OpenOptions): Db {
+  if (!options.create && !existsSync(path)) throw new EngineError('INDEX_NOT_FOUND', { db: path });
+  if (options.create) mkdirSync(dirname(path), { recursive: true });
+  let db: Db | undefined;
+  try {
+    db = new Database(path, { fileMustExist: !options.create });
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('temp_store = MEMORY');
+    db.pragma('cache_size = -32000');
+    // Probe the header before migrating: a non-database file fails here with SQLITE_NOTADB.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    migrate(db, path);
+    return db;
+  } catch (err) {
+    db?.close();
+    if (err instanceof EngineError) throw err;
+    const translated = translateSqliteError(err, path);
+    if (translated instanceof EngineError) throw translated;
+    throw new EngineError('DB_OPEN_FAILED', { db: path, reason: (err as Error).message }, { cause: err });
+  }
+}

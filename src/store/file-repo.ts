@@ -1,0 +1,111 @@
+import type { ContentType } from '../core/file.js';
+import type { Db } from './database.js';
+
+/** What the index knows about a file, enough to decide whether it changed. */
+export interface StoredFile {
+  readonly id: number;
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly hash: string;
+  readonly featureVersion: number;
+  readonly indexedAtMs: number;
+}
+
+export interface FileRecord {
+  readonly path: string;
+  readonly language: string;
+  readonly contentType: ContentType;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly hash: string;
+  readonly encoding: string;
+  readonly lineCount: number;
+  readonly featureVersion: number;
+  readonly indexedAtMs: number;
+}
+
+export interface FileCounts {
+  readonly files: number;
+  readonly bytes: number;
+  readonly byLanguage: Record<string, number>;
+  readonly byContentType: Record<string, number>;
+}
+
+export class FileRepo {
+  private readonly allStmt;
+  private readonly upsertStmt;
+  private readonly touchStmt;
+  private readonly deleteStmt;
+  private readonly hashUsedStmt;
+
+  constructor(private readonly db: Db) {
+    this.allStmt = db.prepare<[], { id: number; path: string; size: number; mtimeMs: number; hash: string; featureVersion: number; indexedAtMs: number }>(
+      'SELECT id, path, size, mtime_ms AS mtimeMs, hash, feature_version AS featureVersion, indexed_at_ms AS indexedAtMs FROM files',
+    );
+    this.upsertStmt = db.prepare(
+      `INSERT INTO files(path, language, content_type, size, mtime_ms, hash, encoding, line_count, feature_version, indexed_at_ms)
+       VALUES (@path, @language, @contentType, @size, @mtimeMs, @hash, @encoding, @lineCount, @featureVersion, @indexedAtMs)
+       ON CONFLICT(path) DO UPDATE SET language = excluded.language, content_type = excluded.content_type, size = excluded.size,
+         mtime_ms = excluded.mtime_ms, hash = excluded.hash, encoding = excluded.encoding, line_count = excluded.line_count,
+         feature_version = excluded.feature_version, indexed_at_ms = excluded.indexed_at_ms
+       RETURNING id`,
+    );
+    this.touchStmt = db.prepare<[number, number, number, number]>('UPDATE files SET mtime_ms = ?, size = ?, indexed_at_ms = ? WHERE id = ?');
+    this.deleteStmt = db.prepare<[number]>('DELETE FROM files WHERE id = ?');
+    this.hashUsedStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM files WHERE hash = ? LIMIT 1');
+  }
+
+  /** Every stored file by path. One query; used to diff a walk against the index. */
+  all(): Map<string, StoredFile> {
+    const out = new Map<string, StoredFile>();
+    for (const row of this.allStmt.iterate()) out.set(row.path, row);
+    return out;
+  }
+
+  /** Inserts or replaces a file row; returns its id (stable across updates). */
+  upsert(record: FileRecord): number {
+    return (this.upsertStmt.get(record) as { id: number }).id;
+  }
+
+  /** Records a new mtime for a file whose content hash did not change. */
+  touch(id: number, mtimeMs: number, size: number, indexedAtMs: number): void {
+    this.touchStmt.run(mtimeMs, size, indexedAtMs, id);
+  }
+
+  delete(id: number): void {
+    this.deleteStmt.run(id);
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
+  }
+
+  isHashUsed(hash: string): boolean {
+    return this.hashUsedStmt.get(hash) !== undefined;
+  }
+
+  counts(): FileCounts {
+    const byLanguage: Record<string, number> = {};
+    const byContentType: Record<string, number> = {};
+    let files = 0;
+    let bytes = 0;
+    const rows = this.db
+      .prepare<[], { language: string; contentType: string; n: number; bytes: number }>(
+        'SELECT language, content_type AS contentType, count(*) AS n, sum(size) AS bytes FROM files GROUP BY language, content_type',
+      )
+      .all();
+    for (const r of rows) {
+      byLanguage[r.language] = (byLanguage[r.language] ?? 0) + r.n;
+      byContentType[r.contentType] = (byContentType[r.contentType] ?? 0) + r.n;
+      files += r.n;
+      bytes += r.bytes;
+    }
+    return { files, bytes, byLanguage, byContentType };
+  }
+
+  /** All indexed paths, sorted, for "did you mean" suggestions and glob validation. */
+  paths(): string[] {
+    return this.db.prepare<[], { path: string }>('SELECT path FROM files ORDER BY path').all().map((r) => r.path);
+  }
+}

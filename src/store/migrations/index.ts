@@ -1,0 +1,13 @@
+import { migration001 } from './001-initial.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Numbered migrations, applied in order; `PRAGMA user_version` records the last one applied. */
+export const MIGRATIONS: readonly Migration[] = [migration001];
+
+/** The schema version this build writes. A database with a higher user_version is refused. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,111 @@
+import type { ChunkKind } from '../core/chunk.js';
+import type { ContentType } from '../core/file.js';
+import type { Db } from './database.js';
+
+/** One FTS match joined with its chunk and file. `bm25` is FTS5's value: lower is better. */
+export interface FtsCandidate {
+  readonly chunkId: number;
+  readonly path: string;
+  readonly language: string;
+  readonly contentType: ContentType;
+  readonly kind: ChunkKind;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly startByte: number;
+  readonly endByte: number;
+  readonly fileHash: string;
+  readonly chunkHash: string;
+  readonly symbol: string | null;
+  readonly container: string | null;
+  readonly bm25: number;
+}
+
+export interface FtsFilter {
+  readonly languages?: readonly string[] | undefined;
+  readonly contentTypes?: readonly string[] | undefined;
+  readonly pathMatch?: ((path: string) => boolean) | undefined;
+}
+
+/** Document frequency of one query token after the index's own tokenizer has processed it. */
+export interface TermStat {
+  /** Index of the token in the list passed to `termStats`. */
+  readonly index: number;
+  /** The token as the FTS tokenizer stores it (lowercased, stemmed). */
+  readonly term: string;
+  /** Number of chunks containing the term in any field. */
+  readonly df: number;
+}
+
+const SELECT_COLUMNS = `c.id AS chunkId, f.path AS path, f.language AS language, f.content_type AS contentType, c.kind AS kind,
+  c.start_line AS startLine, c.end_line AS endLine, c.start_byte AS startByte, c.end_byte AS endByte,
+  f.hash AS fileHash, c.hash AS chunkHash, c.symbol AS symbol, c.container AS container, r.score AS bm25`;
+
+const TOKENIZER = `"porter unicode61 remove_diacritics 2 tokenchars '_'"`;
+
+/** Read-side SQL for lexical search. The FTS expression is built by search/, never from raw user text. */
+export class SearchRepo {
+  private pathMatch: ((path: string) => boolean) | undefined;
+  private tempReady = false;
+
+  constructor(private readonly db: Db) {
+    db.function('scry_path_ok', { deterministic: true }, (path: unknown) => (this.pathMatch === undefined || this.pathMatch(String(path)) ? 1 : 0));
+  }
+
+  /**
+   * Top `limit` chunks for an FTS5 expression, best first. Without filters the FTS top-k is
+   * taken before joining (fast path); with filters every match is joined and filtered first so
+   * that filtering never loses results.
+   */
+  search(match: string, weights: readonly number[], limit: number, filter: FtsFilter = {}): FtsCandidate[] {
+    const w = weights.map((x) => Number(x).toFixed(4)).join(', ');
+    const where: string[] = [];
+    const params: unknown[] = [match];
+    if (filter.languages?.length) {
+      where.push(`f.language IN (${filter.languages.map(() => '?').join(', ')})`);
+      params.push(...filter.languages);
+    }
+    if (filter.contentTypes?.length) {
+      where.push(`f.content_type IN (${filter.contentTypes.map(() => '?').join(', ')})`);
+      params.push(...filter.contentTypes);
+    }
+    if (filter.pathMatch) where.push('scry_path_ok(f.path) = 1');
+    const filtered = where.length > 0;
+    const inner = `SELECT rowid AS id, bm25(chunks_fts, ${w}) AS score FROM chunks_fts WHERE chunks_fts MATCH ?${filtered ? '' : ' ORDER BY score LIMIT ?'}`;
+    if (!filtered) params.push(limit);
+    const sql = `SELECT ${SELECT_COLUMNS} FROM (${inner}) r JOIN chunks c ON c.id = r.id JOIN files f ON f.id = c.file_id
+      ${filtered ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.score, c.id LIMIT ?`;
+    params.push(limit);
+    this.pathMatch = filter.pathMatch;
+    try {
+      return this.db.prepare(sql).all(...params) as FtsCandidate[];
+    } finally {
+      this.pathMatch = undefined;
+    }
+  }
+
+  /**
+   * Runs each token through the index's own tokenizer (porter, unicode61) by way of a temporary
+   * FTS table, and looks up how many chunks contain the result. Tokens that produce no term are
+   * absent from the answer.
+   */
+  termStats(tokens: readonly string[]): TermStat[] {
+    if (tokens.length === 0) return [];
+    if (!this.tempReady) {
+      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.scry_qtok USING fts5(t, tokenize = ${TOKENIZER});
+        CREATE VIRTUAL TABLE IF NOT EXISTS temp.scry_qtok_vocab USING fts5vocab(temp, scry_qtok, 'instance');`);
+      this.tempReady = true;
+    }
+    const insert = this.db.prepare<[number, string]>('INSERT INTO temp.scry_qtok(rowid, t) VALUES (?, ?)');
+    const run = this.db.transaction(() => {
+      this.db.exec('DELETE FROM temp.scry_qtok');
+      tokens.forEach((t, i) => insert.run(i, t));
+      return this.db
+        .prepare<[], { index: number; term: string; df: number | null }>(
+          `SELECT q.doc AS "index", q.term AS term, (SELECT v.doc FROM chunks_vocab v WHERE v.term = q.term) AS df
+           FROM temp.scry_qtok_vocab q ORDER BY q.doc, q.offset`,
+        )
+        .all();
+    });
+    return run().map((r) => ({ index: r.index, term: r.term, df: r.df ?? 0 }));
+  }
+}

@@ -1,0 +1,160 @@
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { EngineError } from '../core/errors.js';
+
+/** What a lock file says about its owner. */
+export interface LockOwner {
+  readonly pid: number;
+  readonly host: string;
+  readonly token: string;
+  readonly acquiredAt: number;
+  readonly heartbeatAt: number;
+}
+
+export interface LockOptions {
+  /** Give up with INDEX_LOCKED after waiting this long for a live owner. */
+  readonly timeoutMs: number;
+  /** A lock whose heartbeat is older than this is stale even if its pid looks alive. Default 30 s. */
+  readonly staleMs?: number;
+  /** How often the owner refreshes its heartbeat. Default 2 s. */
+  readonly heartbeatMs?: number;
+  /** Called while waiting, at most once per poll. */
+  readonly onWait?: (owner: LockOwner) => void;
+}
+
+function readOwner(path: string): LockOwner | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as LockOwner;
+  } catch {
+    return undefined;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Stale: the owner's process is gone (same host), or it stopped heartbeating. */
+export function isStale(owner: LockOwner | undefined, now: number, staleMs: number): boolean {
+  if (owner === undefined) return true;
+  if (owner.host === hostname() && !pidAlive(owner.pid)) return true;
+  return now - owner.heartbeatAt > staleMs;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The single-writer lock of an index: a file beside the database holding the owner's pid, host,
+ * a random token and a heartbeat. Created with O_EXCL; a stale lock (dead pid or silent
+ * heartbeat) is moved aside atomically and taken over. Readers never take it.
+ */
+export class WriterLock {
+  private timer: NodeJS.Timeout | undefined;
+  private owner: LockOwner | undefined;
+
+  constructor(readonly path: string) {}
+
+  get held(): boolean {
+    return this.owner !== undefined;
+  }
+
+  /** The current owner according to the lock file, if any. */
+  peek(): LockOwner | undefined {
+    return readOwner(this.path);
+  }
+
+  async acquire(options: LockOptions): Promise<void> {
+    const staleMs = options.staleMs ?? 30_000;
+    const deadline = Date.now() + options.timeoutMs;
+    mkdirSync(dirname(this.path), { recursive: true });
+    for (;;) {
+      if (this.tryCreate()) break;
+      const current = readOwner(this.path);
+      if (isStale(current, Date.now(), staleMs)) {
+        this.breakStale(current);
+        continue;
+      }
+      if (Date.now() >= deadline) throw new EngineError('INDEX_LOCKED', { pid: current?.pid ?? 'unknown', lock: this.path });
+      if (current) options.onWait?.(current);
+      await sleep(Math.min(200, Math.max(10, deadline - Date.now())));
+    }
+    const every = options.heartbeatMs ?? 2000;
+    this.timer = setInterval(() => this.beat(), every);
+    this.timer.unref();
+  }
+
+  release(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.owner && readOwner(this.path)?.token === this.owner.token) {
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // already gone
+      }
+    }
+    this.owner = undefined;
+  }
+
+  private tryCreate(): boolean {
+    const now = Date.now();
+    const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID(), acquiredAt: now, heartbeatAt: now };
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
+    try {
+      writeSync(fd, JSON.stringify(owner));
+    } finally {
+      closeSync(fd);
+    }
+    this.owner = owner;
+    return true;
+  }
+
+  /** Moves a stale lock aside; if someone else replaced it meanwhile, puts theirs back. */
+  private breakStale(seen: LockOwner | undefined): void {
+    const aside = `${this.path}.${process.pid}.${randomUUID()}.stale`;
+    try {
+      renameSync(this.path, aside);
+    } catch {
+      return; // someone else moved it first
+    }
+    const moved = readOwner(aside);
+    if (moved && seen && moved.token !== seen.token && !isStale(moved, Date.now(), Number.MAX_SAFE_INTEGER)) {
+      try {
+        renameSync(aside, this.path);
+      } catch {
+        // the path was taken again; the fresh owner keeps it
+      }
+      return;
+    }
+    try {
+      unlinkSync(aside);
+    } catch {
+      // ignore
+    }
+  }
+
+  private beat(): void {
+    if (!this.owner) return;
+    const current = readOwner(this.path);
+    if (current?.token !== this.owner.token) return;
+    this.owner = { ...this.owner, heartbeatAt: Date.now() };
+    try {
+      writeFileSync(this.path, JSON.stringify(this.owner));
+    } catch {
+      // a failed heartbeat only risks being considered stale later
+    }
+  }
+}
