@@ -9,6 +9,29 @@ interface Layer {
   readonly rules: Ignore;
 }
 
+/** Escapes glob metacharacters so a path segment matches only itself in a gitignore pattern. */
+function escapePattern(path: string): string {
+  return path.replace(/[\\*?[]/g, '\\$&');
+}
+
+/**
+ * The walker enters a directory only when the whole stack leaves it in. If one layer on its own
+ * ignores it, a later layer re-included it (`!keep/` in a deeper `.gitignore` or in `.scryignore`).
+ * The `ignore` library reports every path under a directory it ignores as ignored, so without
+ * this that layer would still ignore everything inside; re-including the directory in the layer
+ * lets it judge the paths inside by their own patterns, as git does.
+ */
+function reinclude(rules: Ignore, localDir: string): Ignore {
+  if (!rules.test(`${localDir}/`).ignored) return rules;
+  return ignore().add(rules).add(`!/${escapePattern(localDir)}/`);
+}
+
+function reincludeLayer(layer: Layer, dirRel: string): Layer {
+  const local = layer.dir === '' ? dirRel : dirRel.slice(layer.dir.length + 1);
+  const rules = reinclude(layer.rules, local);
+  return rules === layer.rules ? layer : { dir: layer.dir, rules };
+}
+
 function readRules(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
@@ -42,11 +65,15 @@ export class IgnoreRules {
   enter(dirAbs: string, dirRel: string): IgnoreRules {
     const gitignore = readRules(join(dirAbs, '.gitignore'));
     const scryignore = readRules(join(dirAbs, '.scryignore'));
-    if (gitignore === undefined && scryignore === undefined) return this;
+    const git = dirRel === '' ? this.git : this.git.map((l) => reincludeLayer(l, dirRel));
+    const scry = dirRel === '' ? this.scry : this.scry.map((l) => reincludeLayer(l, dirRel));
+    const extra = dirRel === '' || !this.extra ? this.extra : reinclude(this.extra, dirRel);
+    const changed = git.some((l, i) => l !== this.git[i]) || scry.some((l, i) => l !== this.scry[i]) || extra !== this.extra;
+    if (gitignore === undefined && scryignore === undefined && !changed) return this;
     return new IgnoreRules(
-      gitignore !== undefined ? [...this.git, { dir: dirRel, rules: ignore().add(gitignore) }] : this.git,
-      scryignore !== undefined ? [...this.scry, { dir: dirRel, rules: ignore().add(scryignore) }] : this.scry,
-      this.extra,
+      gitignore !== undefined ? [...git, { dir: dirRel, rules: ignore().add(gitignore) }] : git,
+      scryignore !== undefined ? [...scry, { dir: dirRel, rules: ignore().add(scryignore) }] : scry,
+      extra,
     );
   }
 

@@ -1,0 +1,80 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/index.js';
+import { startCli } from '../helpers/cli.js';
+import { backdate } from '../helpers/fixture-repo.js';
+import { isolatedEnv, tempDir } from '../helpers/temp.js';
+
+const FILES = 2500;
+
+function writeGeneration(root: string, generation: string): string[] {
+  const paths: string[] = [];
+  for (let i = 0; i < FILES; i++) {
+    const rel = `pkg${i % 40}/module_${i}.ts`;
+    const body = Array.from({ length: 40 }, (_, l) => `export const value_${i}_${l} = compute${generation}(${l}, "${'x'.repeat(20)}");`).join('\n');
+    mkdirSync(join(root, `pkg${i % 40}`), { recursive: true });
+    writeFileSync(join(root, rel), `// generation ${generation} marker_${generation}_${i}\n${body}\n`);
+    paths.push(rel);
+  }
+  return paths;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('kill -9 in the middle of a pass', () => {
+  let t: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    t = tempDir();
+  });
+  afterAll(() => t.cleanup());
+
+  it('leaves a consistent, searchable index, and the next pass resumes and completes', async () => {
+    const root = join(t.dir, 'repo');
+    const db = join(t.dir, 'index.db');
+    const env = isolatedEnv(t.dir);
+    backdate(root, writeGeneration(root, 'Alpha'));
+    const first = await createEngine({ root, db, env });
+    await first.index();
+    first.close();
+
+    // every file changes; a child process re-indexes and is killed mid-pass
+    backdate(root, writeGeneration(root, 'Beta'), 1200);
+    const started = Date.now();
+    const child = startCli(['index', root, '--db', db], { cwd: t.dir, env });
+    const reader = new Database(db, { readonly: true });
+    let done = 0;
+    for (;;) {
+      done = (reader.prepare('SELECT count(*) AS n FROM files WHERE indexed_at_ms >= ?').get(started) as { n: number }).n;
+      if (done > 0) break;
+      if (child.exitCode !== null) break;
+      await sleep(5);
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    reader.close();
+    expect(done, 'the child must be killed after its first batch and before the end').toBeGreaterThan(0);
+    expect(done).toBeLessThan(FILES);
+    expect(existsSync(`${db}.lock`)).toBe(true); // the dead writer's lock is left behind
+
+    const check = new Database(db);
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.exec("INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')");
+    check.close();
+
+    const after = await createEngine({ root, db, env, config: { lockTimeoutMs: 5000 } });
+    // both generations are searchable: each file is either wholly old or wholly new
+    const alpha = await after.search('computeAlpha', { limit: 5 });
+    const beta = await after.search('computeBeta', { limit: 5 });
+    expect(alpha.results.length + beta.results.length).toBeGreaterThan(0);
+    expect(beta.results.length).toBeGreaterThan(0);
+
+    // the stale lock (dead pid) is recovered and the pass finishes what was left
+    const resumed = await after.index();
+    expect(resumed.filesIndexed).toBe(FILES - done);
+    expect((await after.search('computeAlpha')).results).toHaveLength(0);
+    expect((await after.search('marker_Beta_2499')).results[0]!.path).toBe('pkg19/module_2499.ts');
+    after.close();
+  });
+});

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildFtsExpression, ftsString } from '../../../src/search/fts-expression.js';
+import { parseQuery } from '../../../src/search/query-parse.js';
+import { aggregateFiles, dedupeOverlaps, scoreFromBm25 } from '../../../src/search/rank.js';
+import { groupDf, idf, selectGroups } from '../../../src/search/term-select.js';
+
+describe('buildFtsExpression', () => {
+  it('ORs optional groups and keeps identifier alternatives together', () => {
+    expect(buildFtsExpression(parseQuery('parse getUserName').groups)).toBe('"parse" OR ("getusername" OR "get user name")');
+  });
+  it('ANDs required phrases and keeps optional terms scoring', () => {
+    expect(buildFtsExpression(parseQuery('"open db" retry').groups)).toBe('"open db" AND ("open db" OR "retry")');
+    expect(buildFtsExpression(parseQuery('"open db"').groups)).toBe('"open db"');
+  });
+  it('escapes quotes inside FTS strings', () => {
+    expect(ftsString(['a"b'])).toBe('"a""b"');
+  });
+});
+
+describe('selectGroups', () => {
+  const df: Record<string, number> = { parse: 50, config: 10, the: 900, zzz: 0, getusername: 2, get: 800, user: 100, name: 300 };
+  const dfOf = (w: string): number => df[w] ?? 0;
+
+  it('uses the rarest word of a group as its document frequency', () => {
+    const [g] = parseQuery('getUserName').groups;
+    expect(groupDf(g!, dfOf)).toBe(2);
+  });
+
+  it('drops groups absent from the index and groups too common to help', () => {
+    const sel = selectGroups(parseQuery('parse config zzz nothing').groups, dfOf, 1000);
+    expect(sel.kept.map((g) => g.raw)).toEqual(['config', 'parse']);
+    expect(sel.dropped).toEqual([
+      { raw: 'zzz', reason: 'not_in_index' },
+      { raw: 'nothing', reason: 'not_in_index' },
+    ]);
+    const common = selectGroups(parseQuery('name parse').groups, dfOf, 1000);
+    expect(common.dropped).toEqual([{ raw: 'name', reason: 'too_common' }]);
+  });
+
+  it('keeps a common group when it is all there is', () => {
+    expect(selectGroups(parseQuery('name').groups, dfOf, 1000).kept).toHaveLength(1);
+  });
+
+  it('keeps the highest-weight groups when over the limit, always keeping required ones', () => {
+    const sel = selectGroups(parseQuery('"name" parse config user').groups, dfOf, 1000, { maxGroups: 2, maxDfRatio: 1 });
+    expect(sel.kept.map((g) => g.raw)).toEqual(['name', 'config']);
+    expect(sel.dropped.map((d) => d.reason)).toEqual(['over_limit', 'over_limit']);
+  });
+
+  it('idf decreases with document frequency', () => {
+    expect(idf(1, 1000)).toBeGreaterThan(idf(10, 1000));
+    expect(idf(1000, 1000)).toBeGreaterThan(0);
+  });
+});
+
+describe('rank', () => {
+  const hit = (path: string, startLine: number, endLine: number, score: number) => ({ path, startLine, endLine, score });
+
+  it('reports -bm25 so that higher is better', () => {
+    expect(scoreFromBm25(-12.345678)).toBe(12.3457);
+  });
+
+  it('drops overlapping windows of the same file, keeping the better one', () => {
+    const hits = [hit('a.ts', 10, 70, 9), hit('a.ts', 60, 120, 8), hit('b.ts', 60, 120, 7), hit('a.ts', 121, 180, 6)];
+    expect(dedupeOverlaps(hits)).toEqual([hits[0], hits[2], hits[3]]);
+  });
+
+  it('aggregates to files: best + 0.2 × (2nd + 3rd)', () => {
+    const files = aggregateFiles([hit('a.ts', 1, 5, 10), hit('b.ts', 1, 5, 11), hit('a.ts', 9, 12, 5), hit('a.ts', 20, 30, 5), hit('a.ts', 40, 50, 5)]);
+    expect(files.map((f) => [f.best.path, f.score, f.chunks])).toEqual([
+      ['a.ts', 12, 4],
+      ['b.ts', 11, 1],
+    ]);
+  });
+
+  it('file aggregation does not depend on input order (property)', () => {
+    const arb = fc.array(fc.record({ path: fc.constantFrom('a', 'b', 'c', 'd'), startLine: fc.nat(100), endLine: fc.nat(100), score: fc.integer({ min: 0, max: 1000 }) }), { maxLength: 30 });
+    fc.assert(
+      fc.property(arb, fc.nat(), (hits, seed) => {
+        const shuffled = [...hits].sort((x, y) => ((x.score * 31 + seed) % 97) - ((y.score * 31 + seed) % 97));
+        const a = aggregateFiles(hits).map((f) => [f.best.path, f.score]);
+        const b = aggregateFiles(shuffled).map((f) => [f.best.path, f.score]);
+        expect(b).toEqual(a);
+      }),
+    );
+  });
+});

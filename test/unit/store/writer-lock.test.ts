@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WriterLock, isStale } from '../../../src/store/writer-lock.js';
+import { tempDir } from '../../helpers/temp.js';
+
+/** A pid that certainly belongs to no live process: a child that has already exited. */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '0']).pid!;
+}
+
+describe('WriterLock', () => {
+  let t: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    t = tempDir();
+  });
+  afterEach(() => t.cleanup());
+
+  it('is exclusive: a second acquirer times out with INDEX_LOCKED naming the owner', async () => {
+    const path = join(t.dir, 'db.lock');
+    const a = new WriterLock(path);
+    await a.acquire({ timeoutMs: 0 });
+    const b = new WriterLock(path);
+    const waits: number[] = [];
+    await expect(b.acquire({ timeoutMs: 150, onWait: (o) => waits.push(o.pid) })).rejects.toMatchObject({ code: 'INDEX_LOCKED', data: { pid: process.pid } });
+    expect(waits.length).toBeGreaterThan(0);
+    a.release();
+    await b.acquire({ timeoutMs: 0 });
+    expect(b.held).toBe(true);
+    b.release();
+  });
+
+  it('takes over a lock whose owner process is dead', async () => {
+    const path = join(t.dir, 'db.lock');
+    const now = Date.now();
+    writeFileSync(path, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'old', acquiredAt: now, heartbeatAt: now }));
+    const lock = new WriterLock(path);
+    await lock.acquire({ timeoutMs: 0 });
+    expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it('takes over a lock whose heartbeat stopped, even if the pid is alive', async () => {
+    const path = join(t.dir, 'db.lock');
+    writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), token: 'old', acquiredAt: 0, heartbeatAt: Date.now() - 60_000 }));
+    const lock = new WriterLock(path);
+    await lock.acquire({ timeoutMs: 0, staleMs: 30_000 });
+    expect(lock.held).toBe(true);
+    lock.release();
+  });
+
+  it('treats an unreadable lock file as stale', () => {
+    expect(isStale(undefined, Date.now(), 1000)).toBe(true);
+  });
+
+  it('release only removes its own lock', async () => {
+    const path = join(t.dir, 'db.lock');
+    const lock = new WriterLock(path);
+    await lock.acquire({ timeoutMs: 0 });
+    writeFileSync(path, JSON.stringify({ pid: 1, host: 'elsewhere', token: 'theirs', acquiredAt: Date.now(), heartbeatAt: Date.now() }));
+    lock.release();
+    expect(JSON.parse(readFileSync(path, 'utf8')).token).toBe('theirs');
+  });
+});
