@@ -7,7 +7,7 @@ import { parseQuery } from './query-parse.js';
 import { aggregateFiles, dedupeOverlaps, scoreFromBm25 } from './rank.js';
 import type { SearchResult } from './search-result.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
-import { selectGroups, type DropReason } from './term-select.js';
+import { DEFAULT_SELECT_PARAMS, LONG_QUERY_SELECT_PARAMS, selectGroups, type DropReason } from './term-select.js';
 
 export interface LexicalParams {
   readonly query: string;
@@ -41,7 +41,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
     dfByWord.set(w, Math.min(dfByWord.get(w) ?? Infinity, s.df));
   }
   const total = Number(store.read(() => store.meta.get('chunk_count')) ?? 0);
-  const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total);
+  const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total, parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS);
   const terms = selection.kept.map((g) => g.raw);
   if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long };
 

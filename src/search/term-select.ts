@@ -4,11 +4,16 @@ import type { TermGroup } from './query-parse.js';
 export interface SelectParams {
   /** Most groups sent to FTS5; long inputs keep their most informative ones. Default 24. */
   readonly maxGroups: number;
-  /** A group in more than this fraction of chunks is dropped when rarer groups exist. Default 0.2. */
+  /**
+   * A group in more than this fraction of chunks is dropped when rarer groups exist: it costs
+   * scoring time on large indexes and adds little. Default 0.5 for short queries, where every
+   * word the user typed counts, and 0.2 for long ones (issue bodies, stack traces).
+   */
   readonly maxDfRatio: number;
 }
 
-export const DEFAULT_SELECT_PARAMS: SelectParams = { maxGroups: 24, maxDfRatio: 0.2 };
+export const DEFAULT_SELECT_PARAMS: SelectParams = { maxGroups: 24, maxDfRatio: 0.5 };
+export const LONG_QUERY_SELECT_PARAMS: SelectParams = { maxGroups: 24, maxDfRatio: 0.2 };
 
 export type DropReason = 'not_in_index' | 'too_common' | 'over_limit';
 

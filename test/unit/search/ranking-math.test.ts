@@ -34,7 +34,7 @@ describe('selectGroups', () => {
       { raw: 'zzz', reason: 'not_in_index' },
       { raw: 'nothing', reason: 'not_in_index' },
     ]);
-    const common = selectGroups(parseQuery('name parse').groups, dfOf, 1000);
+    const common = selectGroups(parseQuery('name parse').groups, dfOf, 1000, { maxGroups: 24, maxDfRatio: 0.2 });
     expect(common.dropped).toEqual([{ raw: 'name', reason: 'too_common' }]);
   });
 
