@@ -36,13 +36,14 @@ export function isCompoundIdentifier(identifier: string): boolean {
  * `user name` find `getUserName` and `user_name`.
  */
 export function identifierParts(text: string): string {
+  const ids = text.match(IDENTIFIER_RE);
+  if (ids === null) return '';
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const m of text.matchAll(IDENTIFIER_RE)) {
-    const id = m[0];
-    if (id.length < 3 || seen.has(id) || !isCompoundIdentifier(id)) continue;
+  for (const id of ids) {
+    if (id.length < 3 || seen.has(id)) continue;
     seen.add(id);
-    out.push(splitIdentifier(id).join(' '));
+    if (isCompoundIdentifier(id)) out.push(splitIdentifier(id).join(' '));
   }
   return out.join(' ; ');
 }

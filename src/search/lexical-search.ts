@@ -4,7 +4,7 @@ import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters, type SearchFilters } from './filters.js';
 import { buildFtsExpression } from './fts-expression.js';
 import { parseQuery } from './query-parse.js';
-import { aggregateFiles, dedupeOverlaps, scoreFromBm25 } from './rank.js';
+import { aggregateFiles, applyPriors, dedupeOverlaps, displayScore, queryWantsTests, scoreFromBm25 } from './rank.js';
 import type { SearchResult } from './search-result.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
 import { DEFAULT_SELECT_PARAMS, LONG_QUERY_SELECT_PARAMS, selectGroups, type DropReason } from './term-select.js';
@@ -49,7 +49,8 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const w = params.weights;
   const fetch = params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40);
   const candidates = store.read(() => store.search.search(expression, [w.stem, w.path, w.symbol, w.body, w.parts], fetch, filter));
-  const scored: Scored[] = dedupeOverlaps(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })));
+  const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(selection.kept.flatMap((g) => g.alternatives.flat())) };
+  const scored: Scored[] = dedupeOverlaps(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors));
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
     : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score }));
@@ -62,7 +63,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
       path: hit.path,
       startLine: hit.startLine,
       endLine: hit.endLine,
-      score,
+      score: displayScore(score),
       language: hit.language,
       contentType: hit.contentType,
       kind: hit.kind,

@@ -11,9 +11,55 @@ export interface RankedChunk {
   readonly score: number;
 }
 
-/** FTS5's bm25() is "lower is better" and negative; scry reports `-bm25`, so higher is better. */
+/** FTS5's bm25() is "lower is better" and negative; scry's score is `-bm25`, so higher is better. */
 export function scoreFromBm25(bm25: number): number {
-  return Math.round(-bm25 * 1e4) / 1e4;
+  return -bm25;
+}
+
+/** Scores are rounded for display only; ordering always uses the unrounded value. */
+export function displayScore(score: number): number {
+  return Math.round(score * 1e4) / 1e4;
+}
+
+/**
+ * Structural priors, as score multipliers (documented in docs/DESIGN.md "Ranking"):
+ * - a test file is usually not what a question is about: ×0.6, unless the query asks for tests;
+ * - a long query (issue body, stack trace) asks for code to change, so docs count ×0.6.
+ */
+export const TEST_FILE_FACTOR = 0.6;
+export const DOCS_IN_LONG_QUERY_FACTOR = 0.6;
+
+const TEST_DIR_RE = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing)\//i;
+const TEST_FILE_RE = /(?:\.(?:test|spec)\.[^/]+$|(?:^|\/)test_[^/]+\.py$|_test\.(?:py|go|rb|exs?|cc|cpp|c)$|(?:Tests?|Spec)\.(?:java|kt|cs|scala|swift|php)$)/;
+
+export function isTestPath(path: string): boolean {
+  return TEST_DIR_RE.test(path) || TEST_FILE_RE.test(path);
+}
+
+/** True when the user asks for tests themselves (then test files are not demoted). */
+export function queryWantsTests(terms: readonly string[]): boolean {
+  return terms.some((t) => /^(?:tests?|testing|spec|specs|unittest|pytest|fixtures?)$/i.test(t));
+}
+
+export interface PriorContext {
+  readonly longQuery: boolean;
+  readonly wantsTests: boolean;
+}
+
+export interface PriorInput extends RankedChunk {
+  readonly contentType: string;
+}
+
+/** Multiplies each score by its priors and re-sorts best first (ties: path, then line). */
+export function applyPriors<T extends PriorInput>(hits: readonly T[], ctx: PriorContext): T[] {
+  return hits
+    .map((h) => {
+      let factor = 1;
+      if (!ctx.wantsTests && isTestPath(h.path)) factor *= TEST_FILE_FACTOR;
+      if (ctx.longQuery && h.contentType === 'docs') factor *= DOCS_IN_LONG_QUERY_FACTOR;
+      return factor === 1 ? h : { ...h, score: h.score * factor };
+    })
+    .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
 }
 
 /**
@@ -51,7 +97,7 @@ export function aggregateFiles<T extends RankedChunk>(hits: readonly T[]): Array
   const out = [...groups.values()].map((g) => {
     const sorted = [...g].sort((a, b) => b.score - a.score);
     const support = (sorted[1]?.score ?? 0) + (sorted[2]?.score ?? 0);
-    return { best: sorted[0]!, score: Math.round((sorted[0]!.score + FILE_SUPPORT_WEIGHT * support) * 1e4) / 1e4, chunks: g.length };
+    return { best: sorted[0]!, score: sorted[0]!.score + FILE_SUPPORT_WEIGHT * support, chunks: g.length };
   });
   return out.sort((a, b) => b.score - a.score || a.best.path.localeCompare(b.best.path));
 }

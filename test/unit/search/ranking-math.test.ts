@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildFtsExpression, ftsString } from '../../../src/search/fts-expression.js';
 import { parseQuery } from '../../../src/search/query-parse.js';
-import { aggregateFiles, dedupeOverlaps, scoreFromBm25 } from '../../../src/search/rank.js';
+import { aggregateFiles, applyPriors, dedupeOverlaps, displayScore, isTestPath, queryWantsTests, scoreFromBm25 } from '../../../src/search/rank.js';
 import { groupDf, idf, selectGroups } from '../../../src/search/term-select.js';
 
 describe('buildFtsExpression', () => {
@@ -57,8 +57,33 @@ describe('selectGroups', () => {
 describe('rank', () => {
   const hit = (path: string, startLine: number, endLine: number, score: number) => ({ path, startLine, endLine, score });
 
-  it('reports -bm25 so that higher is better', () => {
-    expect(scoreFromBm25(-12.345678)).toBe(12.3457);
+  it('reports -bm25 so that higher is better, rounded for display only', () => {
+    expect(scoreFromBm25(-12.345678)).toBe(12.345678);
+    expect(displayScore(12.345678)).toBe(12.3457);
+  });
+
+  it('recognises test files across languages', () => {
+    for (const p of ['tests/a.py', 'src/__tests__/x.ts', 'a/b.test.ts', 'x.spec.js', 'pkg/test_io.py', 'io_test.go', 'src/FooTest.java', 'spec/models/user_spec.rb']) {
+      expect(isTestPath(p), p).toBe(true);
+    }
+    for (const p of ['src/testing-library.ts', 'src/contest.py', 'lib/attestation.go', 'src/latest.ts']) expect(isTestPath(p), p).toBe(false);
+    expect(queryWantsTests(['where', 'tests'])).toBe(true);
+    expect(queryWantsTests(['contest'])).toBe(false);
+  });
+
+  it('demotes test files, and docs for long queries, then re-sorts', () => {
+    const hits = [
+      { ...hit('tests/test_api.py', 1, 9, 10), contentType: 'code' },
+      { ...hit('README.md', 1, 9, 9), contentType: 'docs' },
+      { ...hit('src/api.py', 1, 9, 7), contentType: 'code' },
+    ];
+    expect(applyPriors(hits, { longQuery: false, wantsTests: false }).map((h) => [h.path, h.score])).toEqual([
+      ['README.md', 9],
+      ['src/api.py', 7],
+      ['tests/test_api.py', 6],
+    ]);
+    expect(applyPriors(hits, { longQuery: true, wantsTests: false }).map((h) => h.path)).toEqual(['src/api.py', 'tests/test_api.py', 'README.md']);
+    expect(applyPriors(hits, { longQuery: false, wantsTests: true })[0]!.path).toBe('tests/test_api.py');
   });
 
   it('drops overlapping windows of the same file, keeping the better one', () => {
