@@ -18,6 +18,8 @@ export interface ChunkDraft {
   readonly symbol?: string | undefined;
   /** Breadcrumb of containers, e.g. `Install > From source` or `class Foo`. */
   readonly container?: string | undefined;
+  /** Names this chunk defines (best effort for the window chunker), indexed in the symbol field. */
+  readonly defines?: readonly string[] | undefined;
 }
 
 /** The file a chunker is asked to cut. */

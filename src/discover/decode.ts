@@ -14,6 +14,19 @@ export type DecodeResult =
 const SNIFF_BYTES = 8192;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
+/**
+ * WHATWG windows-1252 for bytes 0x80–0x9F (€, smart quotes, dashes...). Node 20.18.3+ decodes
+ * `windows-1252` as ISO-8859-1 and yields C1 control characters there (nodejs/node#60888), so
+ * the decoder's output is patched with this table; on a correct decoder it changes nothing.
+ */
+const CP1252_C1 =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  return new TextDecoder('windows-1252').decode(bytes).replace(/[\u0080-\u009f]/g, (c) => CP1252_C1[c.charCodeAt(0) - 0x80]!);
+}
+
 function hasNul(bytes: Uint8Array): boolean {
   const end = Math.min(bytes.length, SNIFF_BYTES);
   for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
@@ -57,7 +70,7 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
     try {
       text = utf8.decode(bytes);
     } catch {
-      text = new TextDecoder('windows-1252').decode(bytes);
+      text = decodeWindows1252(bytes);
       encoding = 'windows-1252';
       if (controlRatio(text) > 0.1) return { ok: false, reason: 'binary' };
     }

@@ -1,5 +1,5 @@
 import { readFileSync, realpathSync } from 'node:fs';
-import { sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import type { ContentType, FileCandidate, SkipReason } from '../core/file.js';
 import { contentHash } from '../core/hash.js';
 import { decodeText } from './decode.js';
@@ -27,8 +27,9 @@ export type ReadResult =
  */
 export function readCandidate(root: string, candidate: FileCandidate, maxFileBytes: number): ReadResult {
   let bytes: Buffer;
+  let real: string;
   try {
-    const real = realpathSync(candidate.absPath);
+    real = realpathSync(candidate.absPath);
     if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
       return { ok: false, reason: 'symlink_outside_root' };
     }
@@ -40,7 +41,9 @@ export function readCandidate(root: string, candidate: FileCandidate, maxFileByt
   const hash = contentHash(bytes);
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { ok: false, reason: decoded.reason, hash };
-  if (looksSecret(candidate.path, decoded.text)) return { ok: false, reason: 'secret', hash };
+  // a link is judged by its target's name too (`registry.cfg -> .npmrc`)
+  const target = relative(root, real).split(sep).join('/');
+  if (looksSecret(candidate.path, decoded.text) || looksSecret(target, decoded.text)) return { ok: false, reason: 'secret', hash };
   let { language, contentType } = candidate;
   if (language === 'text' && decoded.text.startsWith('#!')) {
     const nl = decoded.text.indexOf('\n');

@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { FileCandidate, SkipReason } from '../core/file.js';
 import { BUILTIN_DENYLIST, BUILTIN_SECRETS, adjustList } from './denylist.js';
@@ -108,9 +108,11 @@ function walkDir(options: WalkOptions, filters: Filters, dirAbs: string, dirRel:
       sink.skip({ path: rel, reason: 'special_file' });
       continue;
     }
-    const reason: SkipReason | undefined = filters.secrets.ignores(rel)
+    // a link is judged by its target's path too, or `notes.txt -> .env` would leak the secret
+    const target = real === abs ? rel : toPosix(relative(options.root, real));
+    const reason: SkipReason | undefined = filters.secrets.ignores(rel) || filters.secrets.ignores(target)
       ? 'secret'
-      : filters.deny.ignores(rel)
+      : filters.deny.ignores(rel) || filters.deny.ignores(target)
         ? 'denylist'
         : rules.ignores(rel)
           ? 'ignored'

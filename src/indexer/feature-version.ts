@@ -5,5 +5,8 @@
  * Log of bumps:
  *  1 — line-window chunker with blank-line snapping; markdown by headings; fields stem, path,
  *      symbol, body, parts.
+ *  2 — no window repeats a subset of the previous one; markdown chunks (frontmatter, fences longer
+ *      than maxBytes) stay within maxBytes; windows prefer to end before a definition and record
+ *      the names they define (symbol field).
  */
-export const INDEX_FEATURE_VERSION = 1;
+export const INDEX_FEATURE_VERSION = 2;

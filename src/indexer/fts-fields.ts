@@ -1,5 +1,5 @@
 import type { ChunkDraft } from '../core/chunk.js';
-import { identifierParts, pathTerms, stemTerms } from '../core/code-tokens.js';
+import { identifierParts, isCompoundIdentifier, pathTerms, splitIdentifier, stemTerms } from '../core/code-tokens.js';
 import type { FtsFields } from '../store/chunk-repo.js';
 
 /** Per-file fields, computed once and shared by all of a file's chunks. */
@@ -17,6 +17,9 @@ export function fileFields(path: string): FileFields {
  * `parts` adds the words of compound identifiers; `symbol` is the chunk's name and breadcrumb.
  */
 export function chunkFields(file: FileFields, chunk: ChunkDraft, text: string): FtsFields {
-  const symbol = [chunk.symbol, chunk.container].filter(Boolean).join(' ');
+  const names = chunk.defines?.length ? chunk.defines : chunk.symbol ? [chunk.symbol] : [];
+  // each name whole and in words, so `calculate instability` meets `calculateInstability` here
+  const words = names.map((n) => (isCompoundIdentifier(n) ? `${n} ${splitIdentifier(n).join(' ')}` : n));
+  const symbol = [...words, chunk.container].filter(Boolean).join(' ; ');
   return { stem: file.stem, path: file.path, symbol, body: text, parts: identifierParts(symbol ? `${symbol}\n${text}` : text) };
 }

@@ -14,15 +14,9 @@ export interface Chunker {
   chunk(input: ChunkInput): ChunkDraft[];
 }
 
-/**
- * Bump when any chunker's output changes for the same input; a mismatch with the value stored
- * in an index forces every file to be re-chunked on the next pass. Log of bumps:
- *  1 — line-window chunker with blank-line snapping; markdown by headings.
- */
-export const CHUNKER_VERSION = 1;
 
 export function createChunkers(config: ChunkConfig): { forFile(input: ChunkInput): Chunker } {
-  const window: Chunker = { name: 'window', chunk: (input) => chunkWindows(input.text, config) };
+  const window: Chunker = { name: 'window', chunk: (input) => chunkWindows(input.text, config, input.language) };
   const markdown: Chunker = { name: 'markdown', chunk: (input) => chunkMarkdown(input.text, config) };
   return {
     forFile: (input) => (input.language === 'markdown' ? markdown : window),

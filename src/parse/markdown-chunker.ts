@@ -76,7 +76,7 @@ export function chunkMarkdown(text: string, config: ChunkConfig): ChunkDraft[] {
   const fmEnd = frontmatterEnd(table);
   let bodyStart = 0;
   if (fmEnd !== undefined) {
-    out.push({ kind: 'frontmatter', startLine: 1, endLine: fmEnd + 1, ...table.byteRange(0, fmEnd) });
+    out.push(...splitLines(table, 0, fmEnd, config, { kind: 'frontmatter' }));
     bodyStart = fmEnd + 1;
   }
   const headings = findHeadings(table, fenced, bodyStart);

@@ -1,9 +1,12 @@
 import type { ChunkDraft, ChunkKind } from '../core/chunk.js';
 import type { ChunkConfig } from '../config/schema.js';
+import { definedName, definitionPatterns } from './definitions.js';
 import { LineTable } from './line-table.js';
 
 export interface SplitOptions {
   readonly kind: ChunkKind;
+  /** Per 0-based line, the name it defines (window chunker of a known language), if any. */
+  readonly definitions?: readonly (string | undefined)[] | undefined;
   readonly symbol?: string | undefined;
   readonly container?: string | undefined;
   /** May a chunk end after 0-based line `l`? Markdown forbids ends inside code fences. */
@@ -26,7 +29,8 @@ export function splitLines(table: LineTable, first: number, last: number, config
     while (a <= b && table.isBlank(a)) a++;
     while (b >= a && table.isBlank(b)) b--;
     if (a > b) return;
-    out.push({ kind: options.kind, startLine: a + 1, endLine: b + 1, ...table.byteRange(a, b), symbol: options.symbol, container: options.container });
+    const defines = options.definitions ? definedIn(options.definitions, a, b) : undefined;
+    out.push({ kind: options.kind, startLine: a + 1, endLine: b + 1, ...table.byteRange(a, b), symbol: options.symbol ?? defines?.[0], container: options.container, ...(defines?.length ? { defines } : {}) });
   };
   let i = first;
   while (i <= last) {
@@ -54,23 +58,57 @@ export function splitLines(table: LineTable, first: number, last: number, config
         }
       }
     }
+    if (!snapped && options.definitions) {
+      // no blank line to end at: end just before a definition (and the comments above it)
+      const from = i + Math.floor((end - i + 1) * SNAP_FROM);
+      for (let j = end; j >= from; j--) {
+        if (options.definitions[j + 1] === undefined) continue;
+        let k = j;
+        while (k > i && COMMENT_LINE_RE.test(table.line(k))) k--;
+        if (k > i) {
+          end = k;
+          snapped = true;
+        }
+        break;
+      }
+    }
     if (!snapped && options.canEndAfter) {
-      // find the nearest allowed end at or before `end`; if none, extend to the next allowed one
+      // find the nearest allowed end at or before `end`; if none, extend to the next allowed one,
+      // as long as the chunk stays within maxBytes (the byte clamp is hard, the fence rule is not)
       let j = end;
       while (j > i && !options.canEndAfter(j)) j--;
       if (j > i) end = j;
       else {
         j = end;
-        while (j < last && !options.canEndAfter(j)) j++;
-        end = j;
+        let extended = bytes;
+        while (j < last && !options.canEndAfter(j) && extended + table.lineBytes(j + 1) <= config.maxBytes) {
+          j++;
+          extended += table.lineBytes(j);
+        }
+        if (j === last || options.canEndAfter(j)) end = j;
       }
       snapped = true;
     }
     emit(i, end);
     if (end >= last) break;
-    i = snapped ? end + 1 : Math.max(i + 1, end + 1 - config.overlapLines);
+    i = snapped ? end + 1 : nextOverlapStart(table, i, end, config);
   }
   return out;
+}
+
+/**
+ * Where the window after [i, end] starts when it overlaps: `overlapLines` back, but late enough
+ * that it still reaches line end + 1. Otherwise a window cut short by maxBytes would be followed
+ * by windows that repeat a subset of it, one line shorter each time.
+ */
+function nextOverlapStart(table: LineTable, i: number, end: number, config: ChunkConfig): number {
+  let next = Math.max(i + 1, end + 1 - config.overlapLines);
+  let bytes = table.byteStarts[end + 2]! - table.byteStarts[next]!;
+  while (next <= end && (bytes > config.maxBytes || end + 2 - next > config.windowLines)) {
+    bytes -= table.lineBytes(next);
+    next++;
+  }
+  return next;
 }
 
 function splitLongLine(table: LineTable, l: number, maxBytes: number, options: SplitOptions): ChunkDraft[] {
@@ -100,9 +138,34 @@ function splitLongLine(table: LineTable, l: number, maxBytes: number, options: S
   return out;
 }
 
-/** The fallback chunker for every text file. */
-export function chunkWindows(text: string, config: ChunkConfig): ChunkDraft[] {
+/** Lines that belong to the definition below them: comments, doc comments, decorators. */
+const COMMENT_LINE_RE = /^\s*(?:\/\/|\/\*|\*|#|@|--|;;|"""|''')/;
+
+function definedIn(definitions: readonly (string | undefined)[], a: number, b: number): string[] {
+  const out: string[] = [];
+  for (let l = a; l <= b; l++) {
+    const name = definitions[l];
+    if (name !== undefined && !out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+/** Per line, the name it defines, for languages with definition patterns. */
+export function lineDefinitions(table: LineTable, language: string): (string | undefined)[] | undefined {
+  const patterns = definitionPatterns(language);
+  if (!patterns) return undefined;
+  const out: (string | undefined)[] = new Array<string | undefined>(table.count);
+  for (let l = 0; l < table.count; l++) out[l] = definedName(table.line(l), patterns);
+  return out;
+}
+
+/**
+ * The fallback chunker for every text file. For languages with definition patterns, windows
+ * prefer to end before a definition, and each chunk records the names it defines (its symbol is
+ * the first of them).
+ */
+export function chunkWindows(text: string, config: ChunkConfig, language = 'text'): ChunkDraft[] {
   const table = new LineTable(text);
   if (table.count === 0) return [];
-  return splitLines(table, 0, table.count - 1, config, { kind: 'window' });
+  return splitLines(table, 0, table.count - 1, config, { kind: 'window', definitions: lineDefinitions(table, language) });
 }

@@ -5,7 +5,8 @@ export function ftsString(words: readonly string[]): string {
   return `"${words.join(' ').replace(/"/g, '""')}"`;
 }
 
-function groupExpression(group: TermGroup): string {
+/** One group as an FTS5 expression: its alternatives OR'ed. */
+export function groupExpression(group: TermGroup): string {
   const alts = group.alternatives.map(ftsString);
   return alts.length === 1 ? alts[0]! : `(${alts.join(' OR ')})`;
 }

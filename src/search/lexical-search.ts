@@ -2,8 +2,8 @@ import type { FieldWeights } from '../config/schema.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters, type SearchFilters } from './filters.js';
-import { buildFtsExpression } from './fts-expression.js';
 import { parseQuery } from './query-parse.js';
+import { planQuery } from './query-plan.js';
 import { aggregateFiles, applyPriors, dedupeOverlaps, displayScore, queryWantsTests, scoreFromBm25 } from './rank.js';
 import type { SearchResult } from './search-result.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
@@ -25,6 +25,8 @@ export interface LexicalOutcome {
   readonly terms: string[];
   readonly dropped: { raw: string; reason: DropReason }[];
   readonly long: boolean;
+  /** Fewest query groups each candidate matched (1 = any); see query-plan.ts. */
+  readonly quorum: number;
 }
 
 type Scored = FtsCandidate & { readonly score: number };
@@ -43,12 +45,19 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const total = Number(store.read(() => store.meta.get('chunk_count')) ?? 0);
   const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total, parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS);
   const terms = selection.kept.map((g) => g.raw);
-  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long };
+  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, quorum: 1 };
 
-  const expression = buildFtsExpression(selection.kept);
   const w = params.weights;
+  const weights = [w.stem, w.path, w.symbol, w.body, w.parts];
   const fetch = params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40);
-  const candidates = store.read(() => store.search.search(expression, [w.stem, w.path, w.symbol, w.body, w.parts], fetch, filter));
+  const levels = planQuery(selection.kept.map((group, i) => ({ group, df: selection.keptDf[i]! })));
+  let candidates: FtsCandidate[] = [];
+  let quorum = 1;
+  for (const level of levels) {
+    candidates = store.read(() => store.search.search(level.expression, weights, fetch, filter));
+    quorum = level.quorum;
+    if (candidates.length >= fetch) break;
+  }
   const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(selection.kept.flatMap((g) => g.alternatives.flat())) };
   const scored: Scored[] = dedupeOverlaps(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors));
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
@@ -75,5 +84,5 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
       ...(matches !== undefined ? { matches } : {}),
     };
   });
-  return { results, terms, dropped: [...selection.dropped], long: parsed.long };
+  return { results, terms, dropped: [...selection.dropped], long: parsed.long, quorum };
 }

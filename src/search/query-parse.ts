@@ -7,7 +7,8 @@ export const MAX_QUERY_BYTES = 50 * 1024;
 /** A query longer than this, or spanning lines, is "long": quotes are not required matches. */
 const SHORT_QUERY_CHARS = 200;
 
-export type GroupKind = 'word' | 'identifier' | 'phrase' | 'path';
+/** `joined`: two adjacent query words tried as one identifier (speculative, never reported as dropped). */
+export type GroupKind = 'word' | 'identifier' | 'phrase' | 'path' | 'joined';
 
 /**
  * One concept of the query. Its alternatives are OR'ed; each alternative is a phrase of words
@@ -42,11 +43,32 @@ function identifierGroup(token: string): Omit<TermGroup, 'count'> | undefined {
   if (isCompoundIdentifier(token)) {
     const parts = splitIdentifier(token);
     const alternatives: string[][] = [[lower]];
+    // the same name in another case style: `tree_ify` ↔ `treeIfy` (FTS5 keeps both whole)
+    const joined = parts.join('');
+    if (joined !== lower && joined.length > 2) alternatives.push([joined]);
     if (parts.length > 1) alternatives.push(parts);
     return { key: `i:${lower}`, raw: token, kind: 'identifier', alternatives, required: false };
   }
   if (lower.replace(/[_$]/g, '').length < 2) return undefined;
   return { key: `w:${lower}`, raw: token, kind: 'word', alternatives: [[lower]], required: false };
+}
+
+/**
+ * Two adjacent plain words may be one identifier written apart: `open database` → `opendatabase`,
+ * which is how FTS5 stores `openDatabase` and `OpenDatabase`. Added as optional groups; a pair
+ * the index does not contain is dropped by term selection.
+ */
+function addJoinedPairs(text: string, add: (g: Omit<TermGroup, 'count'>) => void): void {
+  const tokens = [...text.matchAll(TOKEN_RE)].map((m) => m[0]);
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const a = tokens[i]!;
+    const b = tokens[i + 1]!;
+    if (!/^[A-Za-z]{2,}$/.test(a) || !/^[A-Za-z]{2,}$/.test(b) || isCompoundIdentifier(a) || isCompoundIdentifier(b)) continue;
+    const la = a.toLowerCase();
+    const lb = b.toLowerCase();
+    if (STOP_WORDS.has(la) || STOP_WORDS.has(lb)) continue;
+    add({ key: `j:${la}${lb}`, raw: `${a}${b[0]!.toUpperCase()}${b.slice(1)}`, kind: 'joined', alternatives: [[`${la}${lb}`]], required: false });
+  }
 }
 
 /**
@@ -101,6 +123,7 @@ export function parseQuery(text: string): ParsedQuery {
     add(g);
   }
   if (groups.size === 0) for (const g of stopped) add(g);
+  if (!long) addJoinedPairs(rest, add);
   if (groups.size === 0) throw new EngineError('QUERY_EMPTY');
   return { groups: [...groups.values()], long };
 }

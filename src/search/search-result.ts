@@ -39,6 +39,11 @@ export interface SearchMeta {
   readonly droppedTerms: readonly { readonly raw: string; readonly reason: string }[];
   /** True when the input counted as long (issue body, stack trace): quotes are not required. */
   readonly longQuery: boolean;
+  /**
+   * Fewest term groups every candidate matched: 1 means any (plain OR); higher means the query was
+   * common enough on this index that scoring was limited to chunks matching that many groups.
+   */
+  readonly quorum: number;
   readonly filesAggregated: boolean;
   readonly tookMs: number;
   readonly indexedFiles: number;

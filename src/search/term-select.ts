@@ -19,6 +19,8 @@ export type DropReason = 'not_in_index' | 'too_common' | 'over_limit';
 
 export interface Selection {
   readonly kept: readonly TermGroup[];
+  /** Document frequency of each kept group, aligned with `kept`. */
+  readonly keptDf: readonly number[];
   readonly dropped: readonly { readonly raw: string; readonly reason: DropReason }[];
 }
 
@@ -52,7 +54,7 @@ export function selectGroups(groups: readonly TermGroup[], dfOf: (word: string) 
   });
   let live = scored.filter((s) => {
     if (s.df > 0 || s.g.required) return true;
-    dropped.push({ raw: s.g.raw, reason: 'not_in_index' });
+    if (s.g.kind !== 'joined') dropped.push({ raw: s.g.raw, reason: 'not_in_index' });
     return false;
   });
   const rareExists = live.some((s) => s.df <= params.maxDfRatio * totalChunks);
@@ -65,6 +67,6 @@ export function selectGroups(groups: readonly TermGroup[], dfOf: (word: string) 
   }
   live.sort((a, b) => Number(b.g.required) - Number(a.g.required) || b.weight - a.weight || a.g.key.localeCompare(b.g.key));
   for (const s of live.slice(params.maxGroups)) if (!s.g.required) dropped.push({ raw: s.g.raw, reason: 'over_limit' });
-  const kept = live.filter((s, i) => i < params.maxGroups || s.g.required).map((s) => s.g);
-  return { kept, dropped };
+  const keptScored = live.filter((s, i) => i < params.maxGroups || s.g.required);
+  return { kept: keptScored.map((s) => s.g), keptDf: keptScored.map((s) => s.df), dropped };
 }

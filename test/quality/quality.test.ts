@@ -231,12 +231,11 @@ describe('ranking set (hand-written, STYLE.md habit 7)', () => {
     expect((await ranked(debounceFiles, 'debounce'))[0]).toBe('src/util/debounce.ts');
   });
 
-  // Known weaknesses: `it.fails` passes while the engine still gets these wrong. When a change
-  // fixes one, vitest reports it as failing: turn it into a plain `it` then.
+  // Former known weaknesses (they were `it.fails` until the engine got them right).
 
-  it.fails('the file that defines an identifier beats a file that imports and calls it', async () => {
-    // Should win: load.ts defines parseConfigFile. Today main.ts wins: it says the name twice (import
-    // + call) and window chunks carry no symbol, so the symbol field cannot favour the definition.
+  it('the file that defines an identifier beats a file that imports and calls it', async () => {
+    // Should win: load.ts defines parseConfigFile. main.ts says the name twice (import + call), but
+    // the window chunker records the names a chunk defines in the symbol field, which outweighs it.
     const top = await ranked(
       {
         'src/config/load.ts': "/** Reads and validates a JSON config file. */\nexport function parseConfigFile(path: string): Config {\n  const data = JSON.parse(readFileSync(path, 'utf8'));\n  if (typeof data !== 'object') throw new Error('config must be an object');\n  return normalize(data);\n}\n",

@@ -15,10 +15,23 @@ describe('parseQuery', () => {
     expect(g[0]!.alternatives).toEqual([['getusername'], ['get', 'user', 'name']]);
   });
 
+  it('matches an identifier across case styles', () => {
+    // FTS5 stores `treeifyError` as "treeifyerror" and `treeify_error` as "treeify_error"
+    expect(parseQuery('treeify_error').groups[0]!.alternatives).toEqual([['treeify_error'], ['treeifyerror'], ['treeify', 'error']]);
+  });
+
+  it('tries two adjacent plain words as one identifier, in short queries only', () => {
+    const keys = parseQuery('open database handle').groups.map((g) => g.key);
+    expect(keys).toEqual(['w:open', 'w:database', 'w:handle', 'j:opendatabase', 'j:databasehandle']);
+    expect(parseQuery('the open database').groups.map((g) => g.key)).not.toContain('j:theopen');
+    expect(parseQuery(`open database ${'and more words '.repeat(20)}`).groups.some((g) => g.kind === 'joined')).toBe(false);
+  });
+
   it('drops stop words from prose but keeps them when nothing else is left', () => {
     expect(alternatives('where is the function that parses the config')).toEqual([[['parses']], [['config']]]);
+    expect(alternatives('parse config')).toEqual([[['parse']], [['config']], [['parseconfig']]]);
     expect(alternatives('how does it work')).toEqual([[['work']]]);
-    expect(alternatives('how does it')).toEqual([[['how']], [['does']], [['it']]]);
+    expect(alternatives('how does it').slice(0, 3)).toEqual([[['how']], [['does']], [['it']]]);
   });
 
   it('turns quoted text into a required phrase in short queries', () => {

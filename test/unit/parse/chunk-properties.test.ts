@@ -1,0 +1,161 @@
+/**
+ * Properties of the window and markdown chunkers on random texts (blank, long, unicode, CRLF and
+ * markdown-looking lines), checked against a naive oracle that splits the text on '\n'.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ChunkDraft } from '../../../src/core/chunk.js';
+import type { ChunkConfig } from '../../../src/config/schema.js';
+import { chunkMarkdown } from '../../../src/parse/markdown-chunker.js';
+import { chunkWindows } from '../../../src/parse/window-chunker.js';
+
+/** Line content: never contains a line terminator. */
+const contentArb: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: fc.constantFrom('   ', '\t', '\u00a0', ' \u3000 ') },
+  { weight: 6, arbitrary: fc.stringMatching(/^[a-z(){}=;. ]{1,60}$/) },
+  { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, ' ')) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('x', 'é', '日', '😀'), fc.integer({ min: 100, max: 3000 })).map(([c, n]) => c.repeat(n)) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom('# Title', '## Sub', '### Deep', '#', '---', '===', '```', '```ts', '~~~', '    ```', '- item', 'Setext'),
+  },
+);
+
+const lineArb = fc.tuple(contentArb, fc.constantFrom('\n', '\n', '\n', '\r\n'));
+
+const textArb: fc.Arbitrary<string> = fc
+  .tuple(fc.array(lineArb, { maxLength: 220 }), fc.boolean())
+  .map(([lines, finalNewline]) => {
+    const text = lines.map(([c, nl]) => c + nl).join('');
+    return finalNewline || lines.length === 0 ? text : text.replace(/\r?\n$/, '');
+  });
+
+const configArb: fc.Arbitrary<ChunkConfig> = fc
+  .tuple(fc.integer({ min: 10, max: 60 }), fc.integer({ min: 512, max: 2048 }))
+  .chain(([windowLines, maxBytes]) =>
+    fc.integer({ min: 0, max: Math.floor(windowLines / 2) }).map((overlapLines) => ({ windowLines, overlapLines, maxBytes })),
+  );
+
+/** The oracle's view of a text: lines with their terminators, byte offsets from Buffer. */
+interface Oracle {
+  readonly buf: Buffer;
+  /** Line texts including their terminator. */
+  readonly lines: string[];
+  /** Byte offset where each 0-based line starts. */
+  readonly starts: number[];
+}
+
+function oracle(text: string): Oracle {
+  const lines = text === '' ? [] : text.split(/(?<=\n)/);
+  const starts: number[] = [];
+  let at = 0;
+  for (const l of lines) {
+    starts.push(at);
+    at += Buffer.byteLength(l);
+  }
+  return { buf: Buffer.from(text), lines, starts };
+}
+
+const isBlank = (line: string): boolean => line.trim() === '';
+const bytesOf = (c: ChunkDraft): number => c.endByte - c.startByte;
+const stripEol = (s: string): string => s.replace(/\r?\n$/, '');
+
+/** Is `c` one piece of a line too long for one chunk? */
+function isLongLinePiece(o: Oracle, c: ChunkDraft, config: ChunkConfig): boolean {
+  return c.startLine === c.endLine && Buffer.byteLength(o.lines[c.startLine - 1]!) > config.maxBytes;
+}
+
+function checkCommon(text: string, chunks: ChunkDraft[], config: ChunkConfig): void {
+  const o = oracle(text);
+  const pieces = new Map<number, ChunkDraft[]>();
+  for (const c of chunks) {
+    // within bounds and no larger than the byte clamp
+    expect(c.startLine).toBeGreaterThanOrEqual(1);
+    expect(c.endLine).toBeGreaterThanOrEqual(c.startLine);
+    expect(c.endLine).toBeLessThanOrEqual(o.lines.length);
+    expect(c.startByte).toBeGreaterThanOrEqual(0);
+    expect(c.endByte).toBeGreaterThan(c.startByte);
+    expect(c.endByte).toBeLessThanOrEqual(o.buf.length);
+    expect(bytesOf(c)).toBeLessThanOrEqual(config.maxBytes);
+    const slice = o.buf.subarray(c.startByte, c.endByte).toString('utf8');
+    if (isLongLinePiece(o, c, config)) {
+      // a piece of one long line: inside that line's content, never splitting a character
+      const line = o.lines[c.startLine - 1]!;
+      expect(c.startByte).toBeGreaterThanOrEqual(o.starts[c.startLine - 1]!);
+      expect(c.endByte).toBeLessThanOrEqual(o.starts[c.startLine - 1]! + Buffer.byteLength(stripEol(line)));
+      expect(Buffer.from(slice).equals(o.buf.subarray(c.startByte, c.endByte))).toBe(true);
+      pieces.set(c.startLine, [...(pieces.get(c.startLine) ?? []), c]);
+    } else {
+      // byte range is exactly lines startLine..endLine without the final line terminator
+      expect(slice).toBe(stripEol(o.lines.slice(c.startLine - 1, c.endLine).join('')));
+      // trimmed: never starts or ends on a blank line
+      expect(isBlank(o.lines[c.startLine - 1]!)).toBe(false);
+      expect(isBlank(o.lines[c.endLine - 1]!)).toBe(false);
+    }
+  }
+  // the pieces of a long line are contiguous and cover its whole content
+  for (const [line, ps] of pieces) {
+    const content = Buffer.byteLength(stripEol(o.lines[line - 1]!));
+    expect(ps[0]!.startByte).toBe(o.starts[line - 1]);
+    expect(ps[ps.length - 1]!.endByte).toBe(o.starts[line - 1]! + content);
+    for (let i = 1; i < ps.length; i++) expect(ps[i]!.startByte).toBe(ps[i - 1]!.endByte);
+  }
+  // sorted, and each chunk reaches further than the one before (no chunk repeats a subset)
+  for (let i = 1; i < chunks.length; i++) {
+    const [a, b] = [chunks[i - 1]!, chunks[i]!];
+    expect(b.startByte).toBeGreaterThan(a.startByte);
+    expect(b.startLine).toBeGreaterThanOrEqual(a.startLine);
+    expect(b.endByte).toBeGreaterThan(a.endByte);
+  }
+  // every non-blank line is covered
+  o.lines.forEach((line, l) => {
+    if (!isBlank(line)) expect(chunks.some((c) => c.startLine <= l + 1 && l + 1 <= c.endLine)).toBe(true);
+  });
+}
+
+/** 300 by default; raise with SCRY_CHUNK_RUNS for a longer hunt. */
+const RUNS = Number(process.env.SCRY_CHUNK_RUNS ?? 300);
+
+describe('window chunker properties', () => {
+  it('chunks are bounded, sorted, byte-exact, cover every non-blank line and overlap at most overlapLines', () => {
+    fc.assert(
+      fc.property(textArb, configArb, (text, config) => {
+        const chunks = chunkWindows(text, config);
+        checkCommon(text, chunks, config);
+        for (const c of chunks) expect(c.kind).toBe('window');
+        for (let i = 1; i < chunks.length; i++) {
+          const samePiecedLine = chunks[i - 1]!.endLine === chunks[i]!.startLine && chunks[i]!.startLine === chunks[i]!.endLine
+            && chunks[i - 1]!.startLine === chunks[i - 1]!.endLine;
+          if (samePiecedLine) continue;
+          const overlap = chunks[i - 1]!.endLine - chunks[i]!.startLine + 1;
+          expect(overlap).toBeLessThanOrEqual(config.overlapLines);
+          expect(chunks[i]!.endLine - chunks[i]!.startLine + 1).toBeLessThanOrEqual(config.windowLines);
+        }
+        expect(chunkWindows(text, config)).toEqual(chunks);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('markdown chunker properties', () => {
+  it('chunks are bounded, sorted, byte-exact, cover every non-blank line and never overlap', () => {
+    fc.assert(
+      fc.property(textArb, configArb, (text, config) => {
+        const chunks = chunkMarkdown(text, config);
+        checkCommon(text, chunks, config);
+        for (let i = 1; i < chunks.length; i++) {
+          const [a, b] = [chunks[i - 1]!, chunks[i]!];
+          if (a.startLine !== a.endLine || b.startLine !== b.endLine || a.startLine !== b.startLine) {
+            expect(b.startLine).toBeGreaterThan(a.endLine);
+          }
+        }
+        const kinds = chunks.map((c) => c.kind).join(' ');
+        expect(kinds).toMatch(/^(frontmatter ?)*(section ?)*$/);
+        expect(chunkMarkdown(text, config)).toEqual(chunks);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
