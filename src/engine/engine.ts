@@ -161,7 +161,7 @@ class EngineImpl implements Engine {
         terms: outcome.terms,
         droppedTerms: outcome.dropped,
         longQuery: outcome.long,
-        quorum: outcome.quorum,
+        plan: outcome.plan,
         filesAggregated: options.files ?? false,
         tookMs: Math.round((performance.now() - started) * 100) / 100,
         indexedFiles: store.read(() => Number(store.meta.get('file_count') ?? 0)) || store.read(() => store.files.counts().files),

@@ -3,7 +3,7 @@ import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters, type SearchFilters } from './filters.js';
 import { parseQuery } from './query-parse.js';
-import { planQuery } from './query-plan.js';
+import { planQuery, type PlanLevel } from './query-plan.js';
 import { aggregateFiles, applyPriors, dedupeOverlaps, displayScore, queryWantsTests, scoreFromBm25 } from './rank.js';
 import type { SearchResult } from './search-result.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
@@ -25,8 +25,8 @@ export interface LexicalOutcome {
   readonly terms: string[];
   readonly dropped: { raw: string; reason: DropReason }[];
   readonly long: boolean;
-  /** Fewest query groups each candidate matched (1 = any); see query-plan.ts. */
-  readonly quorum: number;
+  /** Which candidate set was scored; see query-plan.ts. */
+  readonly plan: PlanLevel['mode'];
 }
 
 type Scored = FtsCandidate & { readonly score: number };
@@ -45,17 +45,17 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const total = Number(store.read(() => store.meta.get('chunk_count')) ?? 0);
   const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total, parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS);
   const terms = selection.kept.map((g) => g.raw);
-  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, quorum: 1 };
+  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any' };
 
   const w = params.weights;
   const weights = [w.stem, w.path, w.symbol, w.body, w.parts];
   const fetch = params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40);
   const levels = planQuery(selection.kept.map((group, i) => ({ group, df: selection.keptDf[i]! })));
   let candidates: FtsCandidate[] = [];
-  let quorum = 1;
+  let plan: PlanLevel['mode'] = 'any';
   for (const level of levels) {
     candidates = store.read(() => store.search.search(level.expression, weights, fetch, filter));
-    quorum = level.quorum;
+    plan = level.mode;
     if (candidates.length >= fetch) break;
   }
   const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(selection.kept.flatMap((g) => g.alternatives.flat())) };
@@ -84,5 +84,5 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
       ...(matches !== undefined ? { matches } : {}),
     };
   });
-  return { results, terms, dropped: [...selection.dropped], long: parsed.long, quorum };
+  return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan };
 }

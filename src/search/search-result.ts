@@ -40,10 +40,11 @@ export interface SearchMeta {
   /** True when the input counted as long (issue body, stack trace): quotes are not required. */
   readonly longQuery: boolean;
   /**
-   * Fewest term groups every candidate matched: 1 means any (plain OR); higher means the query was
-   * common enough on this index that scoring was limited to chunks matching that many groups.
+   * Which candidates were scored: `any` (chunks matching any term: plain BM25 over the OR), or,
+   * when the terms are so common on this index that scoring them all would be slow, `all`
+   * (chunks matching every term) or `rare` (chunks matching any of the rarest terms).
    */
-  readonly quorum: number;
+  readonly plan: 'any' | 'all' | 'rare';
   readonly filesAggregated: boolean;
   readonly tookMs: number;
   readonly indexedFiles: number;

@@ -46,8 +46,17 @@ const TOKENIZER = `"porter unicode61 remove_diacritics 2 tokenchars '_'"`;
 export class SearchRepo {
   private pathMatch: ((path: string) => boolean) | undefined;
   private tempReady = false;
+  private readonly dfCache = new Map<string, number>();
+  private dfVersion = '';
+  private readonly vocabStmt;
+  private readonly versionStmt;
 
   constructor(private readonly db: Db) {
+    this.vocabStmt = db.prepare<[string], { doc: number }>('SELECT doc FROM chunks_vocab WHERE term = ?');
+    // data_version moves on other connections' commits; chunk_count at the end of this one's passes
+    this.versionStmt = db.prepare<[], { dv: number; tc: string | null }>(
+      "SELECT (SELECT data_version FROM pragma_data_version) AS dv, (SELECT value FROM meta WHERE key = 'chunk_count') AS tc",
+    );
     db.function('scry_path_ok', { deterministic: true }, (path: unknown) => (this.pathMatch === undefined || this.pathMatch(String(path)) ? 1 : 0));
   }
 
@@ -96,16 +105,35 @@ export class SearchRepo {
       this.tempReady = true;
     }
     const insert = this.db.prepare<[number, string]>('INSERT INTO temp.scry_qtok(rowid, t) VALUES (?, ?)');
-    const run = this.db.transaction(() => {
+    const instances = this.db.transaction(() => {
       this.db.exec('DELETE FROM temp.scry_qtok');
       tokens.forEach((t, i) => insert.run(i, t));
-      return this.db
-        .prepare<[], { index: number; term: string; df: number | null }>(
-          `SELECT q.doc AS "index", q.term AS term, (SELECT v.doc FROM chunks_vocab v WHERE v.term = q.term) AS df
-           FROM temp.scry_qtok_vocab q ORDER BY q.doc, q.offset`,
-        )
-        .all();
-    });
-    return run().map((r) => ({ index: r.index, term: r.term, df: r.df ?? 0 }));
+      return this.db.prepare<[], { index: number; term: string }>('SELECT doc AS "index", term FROM temp.scry_qtok_vocab ORDER BY doc, offset').all();
+    })();
+    // One lookup per distinct term: a correlated subquery would not use fts5vocab's term index.
+    const version = this.dataVersion();
+    if (version !== this.dfVersion) {
+      this.dfCache.clear();
+      this.dfVersion = version;
+    }
+    return instances.map((r) => ({ index: r.index, term: r.term, df: this.documentFrequency(r.term) }));
+  }
+
+  /** Chunks containing `term` (as stored), cached until the index changes. */
+  private documentFrequency(term: string): number {
+    let df = this.dfCache.get(term);
+    if (df === undefined) {
+      df = this.vocabStmt.get(term)?.doc ?? 0;
+      if (this.dfCache.size > 50_000) this.dfCache.clear();
+      this.dfCache.set(term, df);
+    }
+    return df;
+  }
+
+  /** Changes when another connection commits, or when a pass on this one finishes. Document
+   * frequencies only steer term selection, so a cache that lags within a pass is harmless. */
+  private dataVersion(): string {
+    const row = this.versionStmt.get()!;
+    return `${row.dv}:${row.tc}`;
   }
 }
