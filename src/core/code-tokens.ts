@@ -41,9 +41,9 @@ export function identifierParts(text: string): string {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const id of ids) {
-    if (id.length < 3 || seen.has(id)) continue;
+    if (seen.has(id)) continue;
     seen.add(id);
-    if (isCompoundIdentifier(id)) out.push(splitIdentifier(id).join(' '));
+    if (id.length > 2 && SPLITTABLE_RE.test(id)) out.push(splitIdentifier(id).join(' '));
   }
   return out.join(' ; ');
 }

@@ -8,7 +8,6 @@ import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
 import { runIndexPass } from '../indexer/index-pass.js';
 import type { IndexReport } from '../indexer/index-report.js';
 import type { IndexProgress, ProgressListener } from '../indexer/progress.js';
-import { createChunkers } from '../parse/chunker.js';
 import { lexicalSearch } from '../search/lexical-search.js';
 import type { SearchFilters } from '../search/filters.js';
 import type { SearchResponse } from '../search/search-result.js';
@@ -86,7 +85,6 @@ class EngineImpl implements Engine {
   private store: IndexStore | undefined;
   private closed = false;
   private readonly lock: WriterLock;
-  private readonly chunkers;
 
   constructor(
     readonly config: ResolvedConfig,
@@ -94,7 +92,6 @@ class EngineImpl implements Engine {
     private readonly clock: Clock,
   ) {
     this.lock = new WriterLock(`${config.dbPath}.lock`);
-    this.chunkers = createChunkers(config.chunk);
   }
 
   get root(): string {
@@ -126,7 +123,7 @@ class EngineImpl implements Engine {
       }
       const store = this.open(true);
       const onProgress: ProgressListener | undefined = options.onProgress;
-      return await runIndexPass({ root: this.root, config: this.config, store, chunkers: this.chunkers, clock: this.clock, logger: this.logger, onProgress, signal: options.signal });
+      return await runIndexPass({ root: this.root, config: this.config, store, clock: this.clock, logger: this.logger, onProgress, signal: options.signal });
     } finally {
       this.lock.release();
     }

@@ -1,23 +1,19 @@
 import type { Clock, Logger } from '../core/logger.js';
 import type { FileCandidate, SkipReason } from '../core/file.js';
-import { contentHash } from '../core/hash.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { readCandidate } from '../discover/read.js';
 import { walk } from '../discover/walk.js';
-import type { createChunkers } from '../parse/chunker.js';
-import { LineTable } from '../parse/line-table.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { StoredFile } from '../store/file-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
-import { chunkFields, fileFields } from './fts-fields.js';
 import type { IndexReport } from './index-report.js';
+import { inlinePreparer, workerPreparer, type Preparer } from './prepare-pool.js';
+import type { PreparedFile } from './prepare.js';
 import type { ProgressListener } from './progress.js';
 
 export interface IndexPassContext {
   readonly root: string;
   readonly config: ResolvedConfig;
   readonly store: IndexStore;
-  readonly chunkers: ReturnType<typeof createChunkers>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly onProgress?: ProgressListener | undefined;
@@ -27,6 +23,8 @@ export interface IndexPassContext {
 /** Files per transaction, and bytes per transaction: small enough to keep a crash cheap. */
 const BATCH_FILES = 500;
 const BATCH_BYTES = 16 * 1024 * 1024;
+/** Below this much work a worker thread costs more to start than it saves. */
+const WORKER_MIN_BYTES = 4 * 1024 * 1024;
 /**
  * A file modified this close to the moment it was indexed may have changed again within the
  * same mtime tick ("racy git"); such files are hashed on the next pass even if stat matches.
@@ -86,8 +84,8 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
   let bytesDone = 0;
   ctx.onProgress?.({ phase: 'index', filesDone, filesTotal: work.length, bytesDone, bytesTotal });
 
+  const batches: FileCandidate[][] = [];
   for (let i = 0; i < work.length; ) {
-    ctx.signal?.throwIfAborted();
     const batch: FileCandidate[] = [];
     let batchBytes = 0;
     while (i < work.length && batch.length < BATCH_FILES && batchBytes < BATCH_BYTES) {
@@ -95,11 +93,27 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
       batchBytes += work[i]!.size;
       i++;
     }
-    indexBatch(ctx, batch, stored, tally, skip);
-    filesDone += batch.length;
-    bytesDone += batchBytes;
-    ctx.onProgress?.({ phase: 'index', filesDone, filesTotal: work.length, bytesDone, bytesTotal });
-    await yieldToLoop();
+    batches.push(batch);
+  }
+  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk };
+  const preparer: Preparer = bytesTotal >= WORKER_MIN_BYTES && batches.length > 1 ? workerPreparer(prepareConfig, ctx.logger) : inlinePreparer(prepareConfig);
+  // pipeline: the next batch is prepared (on the worker) while this one is written
+  let next: Promise<PreparedFile[]> | undefined;
+  try {
+    next = batches.length > 0 ? preparer.prepare(batches[0]!) : undefined;
+    for (let b = 0; b < batches.length; b++) {
+      ctx.signal?.throwIfAborted();
+      const prepared = await next!;
+      next = b + 1 < batches.length ? preparer.prepare(batches[b + 1]!) : undefined;
+      writeBatch(ctx, prepared, stored, tally, skip);
+      filesDone += batches[b]!.length;
+      bytesDone += batches[b]!.reduce((n, c) => n + c.size, 0);
+      ctx.onProgress?.({ phase: 'index', filesDone, filesTotal: work.length, bytesDone, bytesTotal });
+      await yieldToLoop();
+    }
+  } finally {
+    next?.catch(() => {}); // an abort leaves one batch in flight: its result is not wanted
+    await preparer.close();
   }
 
   ctx.onProgress?.({ phase: 'finalize', filesDone, filesTotal: work.length, bytesDone, bytesTotal });
@@ -138,67 +152,54 @@ function removeFile(store: IndexStore, s: StoredFile): void {
   if (!store.files.isHashUsed(s.hash)) store.content.delete(s.hash);
 }
 
-interface Prepared {
-  readonly candidate: FileCandidate;
-  readonly result: ReturnType<typeof readCandidate>;
-}
-
-function indexBatch(ctx: IndexPassContext, batch: FileCandidate[], stored: Map<string, StoredFile>, tally: Tally, skip: (r: SkipReason) => void): void {
-  const { store, config } = ctx;
-  // Read and decode outside the transaction; write everything in one transaction.
-  const prepared: Prepared[] = batch.map((candidate) => ({ candidate, result: readCandidate(ctx.root, candidate, config.maxFileBytes) }));
+/** Writes one prepared batch in one transaction. */
+function writeBatch(ctx: IndexPassContext, prepared: readonly PreparedFile[], stored: Map<string, StoredFile>, tally: Tally, skip: (r: SkipReason) => void): void {
+  const { store } = ctx;
   const now = ctx.clock.now();
   store.transaction(() => {
-    for (const { candidate, result } of prepared) {
+    for (const file of prepared) {
+      const { candidate } = file;
       const old = stored.get(candidate.path);
-      if (!result.ok) {
-        skip(result.reason);
+      if (!file.ok) {
+        skip(file.reason);
         if (old) {
           removeFile(store, old);
           tally.removed++;
         }
         continue;
       }
-      if (old && old.hash === result.hash && old.featureVersion === INDEX_FEATURE_VERSION) {
-        store.files.touch(old.id, candidate.mtimeMs, result.size, now);
+      if (old && old.hash === file.hash && old.featureVersion === INDEX_FEATURE_VERSION) {
+        store.files.touch(old.id, candidate.mtimeMs, file.size, now);
         tally.touched++;
         continue;
       }
-      const table = new LineTable(result.text);
       const fileId = store.files.upsert({
         path: candidate.path,
-        language: result.language,
-        contentType: result.contentType,
-        size: result.size,
+        language: file.language,
+        contentType: file.contentType,
+        size: file.size,
         mtimeMs: candidate.mtimeMs,
-        hash: result.hash,
-        encoding: result.encoding,
-        lineCount: table.count,
+        hash: file.hash,
+        encoding: file.encoding,
+        lineCount: file.lineCount,
         featureVersion: INDEX_FEATURE_VERSION,
         indexedAtMs: now,
       });
       if (old) store.chunks.deleteForFile(fileId);
-      store.content.put(result.hash, result.text);
-      if (old && old.hash !== result.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
-      tally.chunks += writeChunks(ctx, fileId, candidate.path, result.language, result.contentType, result.text);
+      const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+      store.content.putBytes(file.hash, bytes);
+      if (old && old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
+      file.chunks.forEach((c, ordinal) => {
+        const body = bytes.subarray(c.startByte, c.endByte).toString('utf8');
+        store.chunks.insert(
+          fileId,
+          { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container },
+          { stem: file.stem, path: file.path, symbol: c.symbolField, body, parts: c.parts },
+        );
+      });
+      tally.chunks += file.chunks.length;
       tally.indexed++;
-      tally.bytes += result.size;
+      tally.bytes += file.size;
     }
   });
-}
-
-function writeChunks(ctx: IndexPassContext, fileId: number, path: string, language: string, contentType: FileCandidate['contentType'], text: string): number {
-  const input = { path, language, contentType, text };
-  const drafts = ctx.chunkers.forFile(input).chunk(input);
-  const bytes = Buffer.from(text, 'utf8');
-  const fields = fileFields(path);
-  drafts.forEach((d, ordinal) => {
-    const chunkText = bytes.subarray(d.startByte, d.endByte).toString('utf8');
-    ctx.store.chunks.insert(
-      fileId,
-      { ordinal, kind: d.kind, startLine: d.startLine, endLine: d.endLine, startByte: d.startByte, endByte: d.endByte, hash: contentHash(chunkText), symbol: d.symbol ?? null, container: d.container ?? null },
-      chunkFields(fields, d, chunkText),
-    );
-  });
-  return drafts.length;
 }

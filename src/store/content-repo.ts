@@ -22,6 +22,11 @@ export class ContentRepo {
     this.putStmt.run(hash, Buffer.from(text, 'utf8'));
   }
 
+  /** Stores already UTF-8-encoded text. */
+  putBytes(hash: string, utf8: Buffer): void {
+    this.putStmt.run(hash, utf8);
+  }
+
   delete(hash: string): void {
     this.deleteStmt.run(hash);
   }

@@ -34,7 +34,9 @@ export interface FileCounts {
 
 export class FileRepo {
   private readonly allStmt;
-  private readonly upsertStmt;
+  private readonly idStmt;
+  private readonly insertStmt;
+  private readonly updateStmt;
   private readonly touchStmt;
   private readonly deleteStmt;
   private readonly hashUsedStmt;
@@ -43,13 +45,15 @@ export class FileRepo {
     this.allStmt = db.prepare<[], { id: number; path: string; size: number; mtimeMs: number; hash: string; featureVersion: number; indexedAtMs: number }>(
       'SELECT id, path, size, mtime_ms AS mtimeMs, hash, feature_version AS featureVersion, indexed_at_ms AS indexedAtMs FROM files',
     );
-    this.upsertStmt = db.prepare(
+    this.idStmt = db.prepare<[string], { id: number }>('SELECT id FROM files WHERE path = ?');
+    this.insertStmt = db.prepare(
       `INSERT INTO files(path, language, content_type, size, mtime_ms, hash, encoding, line_count, feature_version, indexed_at_ms)
-       VALUES (@path, @language, @contentType, @size, @mtimeMs, @hash, @encoding, @lineCount, @featureVersion, @indexedAtMs)
-       ON CONFLICT(path) DO UPDATE SET language = excluded.language, content_type = excluded.content_type, size = excluded.size,
-         mtime_ms = excluded.mtime_ms, hash = excluded.hash, encoding = excluded.encoding, line_count = excluded.line_count,
-         feature_version = excluded.feature_version, indexed_at_ms = excluded.indexed_at_ms
-       RETURNING id`,
+       VALUES (@path, @language, @contentType, @size, @mtimeMs, @hash, @encoding, @lineCount, @featureVersion, @indexedAtMs)`,
+    );
+    this.updateStmt = db.prepare(
+      `UPDATE files SET language = @language, content_type = @contentType, size = @size, mtime_ms = @mtimeMs, hash = @hash,
+         encoding = @encoding, line_count = @lineCount, feature_version = @featureVersion, indexed_at_ms = @indexedAtMs
+       WHERE id = @id`,
     );
     this.touchStmt = db.prepare<[number, number, number, number]>('UPDATE files SET mtime_ms = ?, size = ?, indexed_at_ms = ? WHERE id = ?');
     this.deleteStmt = db.prepare<[number]>('DELETE FROM files WHERE id = ?');
@@ -65,7 +69,12 @@ export class FileRepo {
 
   /** Inserts or replaces a file row; returns its id (stable across updates). */
   upsert(record: FileRecord): number {
-    return (this.upsertStmt.get(record) as { id: number }).id;
+    const existing = this.idStmt.get(record.path);
+    if (existing) {
+      this.updateStmt.run({ ...record, id: existing.id });
+      return existing.id;
+    }
+    return Number(this.insertStmt.run(record).lastInsertRowid);
   }
 
   /** Records a new mtime for a file whose content hash did not change. */

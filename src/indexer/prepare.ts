@@ -1,0 +1,102 @@
+import type { ChunkKind } from '../core/chunk.js';
+import type { ContentType, FileCandidate, SkipReason } from '../core/file.js';
+import { contentHash } from '../core/hash.js';
+import type { ChunkConfig } from '../config/schema.js';
+import { readCandidate } from '../discover/read.js';
+import { createChunkers } from '../parse/chunker.js';
+import { LineTable } from '../parse/line-table.js';
+import { chunkFields, fileFields } from './fts-fields.js';
+
+const encoder = new TextEncoder();
+
+/** What preparing a file needs; plain data, so that it can be sent to a worker thread. */
+export interface PrepareConfig {
+  readonly root: string;
+  readonly maxFileBytes: number;
+  readonly chunk: ChunkConfig;
+}
+
+/** A chunk ready to be written: its row, minus the text (sliced from the file's bytes on write). */
+export interface PreparedChunk {
+  readonly kind: ChunkKind;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly startByte: number;
+  readonly endByte: number;
+  readonly hash: string;
+  readonly symbol: string | null;
+  readonly container: string | null;
+  /** FTS fields that are not the body (the body is the chunk text). */
+  readonly symbolField: string;
+  readonly parts: string;
+}
+
+export type PreparedFile =
+  | { readonly ok: false; readonly candidate: FileCandidate; readonly reason: SkipReason }
+  | {
+      readonly ok: true;
+      readonly candidate: FileCandidate;
+      readonly hash: string;
+      readonly size: number;
+      readonly encoding: string;
+      readonly language: string;
+      readonly contentType: ContentType;
+      readonly lineCount: number;
+      /** The decoded text as UTF-8: what the content table stores and chunk byte ranges index. */
+      readonly bytes: Uint8Array;
+      readonly stem: string;
+      readonly path: string;
+      readonly chunks: readonly PreparedChunk[];
+    };
+
+/**
+ * Everything about a file that needs no database: read, decode, refuse, chunk, hash, and compute
+ * the FTS fields. Pure CPU work, so that it can run on a worker thread while the main thread
+ * writes the previous batch.
+ */
+export function prepareFile(config: PrepareConfig, chunkers: ReturnType<typeof createChunkers>, candidate: FileCandidate): PreparedFile {
+  const result = readCandidate(config.root, candidate, config.maxFileBytes);
+  if (!result.ok) return { ok: false, candidate, reason: result.reason };
+  const input = { path: candidate.path, language: result.language, contentType: result.contentType, text: result.text };
+  const drafts = chunkers.forFile(input).chunk(input);
+  // its own ArrayBuffer (never a slice of Buffer's shared pool), so that it can be transferred
+  const bytes = encoder.encode(result.text);
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const file = fileFields(candidate.path);
+  const chunks = drafts.map((d): PreparedChunk => {
+    const text = view.subarray(d.startByte, d.endByte).toString('utf8');
+    const fields = chunkFields(file, d, text);
+    return {
+      kind: d.kind,
+      startLine: d.startLine,
+      endLine: d.endLine,
+      startByte: d.startByte,
+      endByte: d.endByte,
+      hash: contentHash(text),
+      symbol: d.symbol ?? null,
+      container: d.container ?? null,
+      symbolField: fields.symbol,
+      parts: fields.parts,
+    };
+  });
+  return {
+    ok: true,
+    candidate,
+    hash: result.hash,
+    size: result.size,
+    encoding: result.encoding,
+    language: result.language,
+    contentType: result.contentType,
+    lineCount: new LineTable(result.text).count,
+    bytes,
+    stem: file.stem,
+    path: file.path,
+    chunks,
+  };
+}
+
+/** Prepares a batch; `createChunkers` is per call so that a worker needs nothing but config. */
+export function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[]): PreparedFile[] {
+  const chunkers = createChunkers(config.chunk);
+  return batch.map((c) => prepareFile(config, chunkers, c));
+}

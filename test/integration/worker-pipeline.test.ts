@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Logger } from '../../src/index.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { walk } from '../../src/discover/walk.js';
+import type { FileCandidate } from '../../src/core/file.js';
+import { workerPreparer } from '../../src/indexer/prepare-pool.js';
+import { prepareBatch } from '../../src/indexer/prepare.js';
+import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
+
+/** Enough bytes (> 4 MB, several batches) for the indexer to prepare files on its worker thread. */
+function bigTree(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 700; i++) {
+    const lines = Array.from({ length: 160 }, (_, l) => `export function handler_${i}_${l}(input: string) { return input.trim() + "${'é'.repeat(l % 5)}"; }`);
+    files[`pkg${i % 7}/file_${i}.ts`] = `// unique marker token zq${i}x\n${lines.join('\n')}\n`;
+  }
+  return files;
+}
+
+const quietLogger = (warnings: string[]): Logger => ({ debug: () => {}, info: () => {}, warn: (m) => warnings.push(m) });
+
+describe('indexing through the worker thread', () => {
+  let t: ReturnType<typeof tempDir>;
+  let root: string;
+  beforeAll(() => {
+    t = tempDir();
+    root = join(t.dir, 'repo');
+    writeTree(root, bigTree());
+  });
+  afterAll(() => t.cleanup());
+
+  it('a large pass prepares files on the worker, with no fallback to the main thread', async () => {
+    const warnings: string[] = [];
+    const engine = await createEngine({ root, db: join(t.dir, 'worker.db'), env: isolatedEnv(t.dir), logger: quietLogger(warnings) });
+    const report = await engine.index();
+    expect(warnings).toEqual([]);
+    expect(report.filesIndexed).toBe(700);
+    expect((await engine.search('zq699x')).results[0]!.path).toBe('pkg6/file_699.ts');
+    expect((await engine.search('handler_12_33')).results[0]).toMatchObject({ path: 'pkg5/file_12.ts', symbol: expect.stringMatching(/^handler_12_/) });
+    engine.close();
+  });
+
+  it('the worker prepares exactly what inline preparation does', async () => {
+    const config = resolveConfig({ root, db: join(t.dir, 'x.db'), env: isolatedEnv(t.dir) });
+    const batch: FileCandidate[] = [];
+    walk({ root: config.root!, maxFileBytes: config.maxFileBytes, ignore: [], denylist: { add: [], remove: [] } }, { file: (c) => batch.push(c), skip: () => {} });
+    const prepareConfig = { root: config.root!, maxFileBytes: config.maxFileBytes, chunk: config.chunk };
+    const warnings: string[] = [];
+    const pool = workerPreparer(prepareConfig, quietLogger(warnings));
+    const viaWorker = await pool.prepare(batch.slice(0, 50));
+    await pool.close();
+    expect(warnings).toEqual([]);
+    const normalise = (files: ReturnType<typeof prepareBatch>) => files.map((f) => (f.ok ? { ...f, bytes: Buffer.from(f.bytes).toString('utf8') } : f));
+    expect(normalise(viaWorker)).toEqual(normalise(prepareBatch(prepareConfig, batch.slice(0, 50))));
+  });
+});
