@@ -10,7 +10,8 @@ export const chunkSchema = z
     /** Hard byte clamp per chunk; long lines are cut at this size. Range 512–65536; default 4096. */
     maxBytes: z.number().int().min(512).max(65536).default(4096),
   })
-  .strict();
+  .strict()
+  .refine((c) => c.overlapLines * 2 <= c.windowLines, { message: 'overlapLines must be at most half of windowLines', path: ['overlapLines'] });
 
 /** BM25 column weights: how much a hit in each FTS field counts. All ≥ 0. */
 export const weightsSchema = z

@@ -2,8 +2,10 @@
  * Turns file bytes into text, or says why not. Decisions (documented in docs/DESIGN.md):
  * - a NUL byte in the first 8 KiB means binary, unless the file starts with a UTF-16 BOM;
  * - valid UTF-8 (with or without BOM) is used as is;
- * - invalid UTF-8 is decoded as windows-1252 (legacy Latin-1 sources stay searchable), unless more
- *   than 10% of it is control characters, which means binary;
+ * - UTF-8 with a few invalid bytes (at most 1 per 1000 characters) and real non-ASCII text is kept
+ *   as UTF-8, the stray bytes replaced by U+FFFD;
+ * - other invalid UTF-8 is decoded as windows-1252 (legacy Latin-1 sources stay searchable), unless
+ *   more than 10% of it is control characters, which means binary;
  * - a file whose lines average over 1000 bytes, or with any line over 20 000 bytes in a file over
  *   20 KB, is `minified` (bundles and generated blobs drown search results).
  */
@@ -13,6 +15,13 @@ export type DecodeResult =
 
 const SNIFF_BYTES = 8192;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+
+function countReplacements(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\ufffd'); i !== -1; i = text.indexOf('\ufffd', i + 1)) n++;
+  return n;
+}
 
 /**
  * WHATWG windows-1252 for bytes 0x80–0x9F (€, smart quotes, dashes...). Node 20.18.3+ decodes
@@ -70,9 +79,16 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
     try {
       text = utf8.decode(bytes);
     } catch {
-      text = decodeWindows1252(bytes);
-      encoding = 'windows-1252';
-      if (controlRatio(text) > 0.1) return { ok: false, reason: 'binary' };
+      // A few stray bytes in an otherwise UTF-8 file: keep the UTF-8 (the stray bytes become
+      // U+FFFD) rather than turning every accented character of the file into mojibake.
+      const lenient = lenientUtf8.decode(bytes);
+      if (countReplacements(lenient) <= Math.max(2, lenient.length / 1000) && /[^\x00-\x7f\ufffd]/.test(lenient)) {
+        text = lenient;
+      } else {
+        text = decodeWindows1252(bytes);
+        encoding = 'windows-1252';
+        if (controlRatio(text) > 0.1) return { ok: false, reason: 'binary' };
+      }
     }
   }
   if (isMinified(text)) return { ok: false, reason: 'minified' };

@@ -6,7 +6,7 @@
  */
 export const BUILTIN_DENYLIST: readonly string[] = [
   // dependencies, VCS and build output
-  'node_modules/', '.git/', '.hg/', '.svn/', 'dist/', 'build/', 'out/', 'coverage/',
+  'node_modules/', '.git', '.hg/', '.svn/', 'dist/', 'build/', 'out/', 'coverage/',
   '__pycache__/', '.venv/', 'venv/', '.tox/', '.mypy_cache/', '.pytest_cache/', '.ruff_cache/',
   '.next/', '.nuxt/', '.svelte-kit/', '.turbo/', '.parcel-cache/', '.gradle/', '.scry/',
   // minified or bundled code and source maps
@@ -36,7 +36,7 @@ export const BUILTIN_SECRETS: readonly string[] = [
 ];
 
 /** Names whose *content* decides: registry configs are secrets only when they carry tokens. */
-const TOKEN_CONFIG_NAMES = new Set(['.npmrc', '.pypirc', '.yarnrc.yml', '.yarnrc', '.gem/credentials']);
+const TOKEN_CONFIG_NAMES = new Set(['.npmrc', '.pypirc', '.yarnrc.yml', '.yarnrc']);
 const TOKEN_RE = /_authToken|_auth\s*=|_password|npmAuthToken|^\s*password\s*[=:]/im;
 const PRIVATE_KEY_RE = /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----/;
 

@@ -86,12 +86,18 @@ describe('decoding', () => {
     expect(decodeText(utf16be(text))).toEqual({ ok: true, encoding: 'utf-16be', text });
   });
 
-  it('handles UTF-8 with one stray invalid byte without throwing (whole file falls back to windows-1252)', () => {
+  it('keeps UTF-8 with one stray invalid byte as UTF-8, the stray byte replaced', () => {
     const bytes = Buffer.concat([Buffer.from('naïve = 1\n'), Buffer.from([0xff]), Buffer.from('\nok = "✓"\n')]);
     const r = readOne('mixed.py', bytes);
-    // The fallback is all-or-nothing: the valid UTF-8 sequences become mojibake ("naÃ¯ve").
+    // "naïve" must stay findable: only the stray byte is lost, not every accented character
+    expect(r).toMatchObject({ ok: true, encoding: 'utf-8' });
+    expect(r.ok && r.text).toBe('naïve = 1\n\ufffd\nok = "✓"\n');
+  });
+
+  it('still reads a Latin-1 file with many non-UTF-8 bytes as windows-1252', () => {
+    const r = readOne('latin.py', Buffer.from('café = "crème brûlée"; naïve = "à la"\n', 'latin1'));
     expect(r).toMatchObject({ ok: true, encoding: 'windows-1252' });
-    expect(r.ok && r.text.startsWith('naÃ¯ve = 1\nÿ\n')).toBe(true);
+    expect(r.ok && r.text).toBe('café = "crème brûlée"; naïve = "à la"\n');
   });
 
   it('calls invalid UTF-8 with many control characters binary', () => {

@@ -1,0 +1,26 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Skipped } from '../../../src/discover/walk.js';
+import { walk } from '../../../src/discover/walk.js';
+import { resolveConfig } from '../../../src/config/resolve.js';
+import { tempDir, writeTree } from '../../helpers/temp.js';
+
+describe('submodules and config validation', () => {
+  let t: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    t = tempDir();
+  });
+  afterEach(() => t.cleanup());
+
+  it("skips a submodule's .git file as well as .git directories", () => {
+    writeTree(t.dir, { 'vendor/lib/.git': 'gitdir: ../../.git/modules/lib\n', 'vendor/lib/index.ts': 'export const x = 1;\n' });
+    const files: string[] = [];
+    const skipped: Skipped[] = [];
+    walk({ root: t.dir, maxFileBytes: 1e6, ignore: [], denylist: { add: [], remove: [] } }, { file: (c) => files.push(c.path), skip: (s) => skipped.push(s) });
+    expect(files).toEqual(['vendor/lib/index.ts']);
+    expect(skipped).toContainEqual({ path: 'vendor/lib/.git', reason: 'denylist' });
+  });
+
+  it('rejects an overlap larger than half the window', () => {
+    expect(() => resolveConfig({ root: t.dir, overrides: { chunk: { windowLines: 20, overlapLines: 15 } }, env: {} })).toThrow(/overlapLines/);
+  });
+});
