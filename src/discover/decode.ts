@@ -82,6 +82,7 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
       // A few stray bytes in an otherwise UTF-8 file: keep the UTF-8 (the stray bytes become
       // U+FFFD) rather than turning every accented character of the file into mojibake.
       const lenient = lenientUtf8.decode(bytes);
+      // eslint-disable-next-line no-control-regex
       if (countReplacements(lenient) <= Math.max(2, lenient.length / 1000) && /[^\x00-\x7f\ufffd]/.test(lenient)) {
         text = lenient;
       } else {
