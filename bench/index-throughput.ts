@@ -1,0 +1,225 @@
+/**
+ * Index throughput on the pinned corpus (bench/corpus.ts), against a same-run reference.
+ *
+ *   npx tsx bench/index-throughput.ts              everything below, writes bench/results/index-throughput.json
+ *   npx tsx bench/index-throughput.ts --full-only  only the full index, no JSON, db deleted after
+ *                                                  (for `node --cpu-prof --import tsx bench/index-throughput.ts --full-only`)
+ *
+ * Measures: a full index into a fresh db (wall, MB/s, files/s, peak RSS); a reference that reads
+ * the same files and inserts path+text into a plain FTS5 table (500 files per transaction, WAL);
+ * a no-change re-index; single-file change → searchable (median of 5); index size vs source.
+ * The db is kept (its path is in the JSON) so that query-latency.ts can reuse it; the previous
+ * run's work directory is deleted at start.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createEngine, type Engine, type IndexReport } from '../src/index.js';
+import { ensureCorpus } from './corpus.js';
+import { environment, parseArgs, readResult, writeResult } from './results.js';
+import { cpuMs, fmtMB, fmtMs, MB, median, round2, RssSampler, timeAsync, timeSync } from './stats.js';
+
+/** Candidates for the single-file edit, first existing wins: realistic mid-size source files. */
+const EDIT_CANDIDATES = ['rxjs/src/internal/Observable.ts', 'webpack/lib/Compiler.js', 'typescript/lib/lib.es5.d.ts'];
+const EDIT_RUNS = 5;
+const REFERENCE_BATCH = 500;
+
+const TARGETS = { noChangeMs: 2000, singleFileMs: 100, sizeRatio: 2 } as const;
+
+interface PreviousRun {
+  readonly workDir?: string;
+}
+
+function removePreviousWorkDir(): void {
+  const prev = readResult<PreviousRun>('index-throughput');
+  // Only ever delete a directory this script created.
+  if (prev?.workDir && basename(prev.workDir).startsWith('scry-bench-') && prev.workDir.startsWith(tmpdir())) {
+    rmSync(prev.workDir, { recursive: true, force: true });
+  }
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function diskSize(db: string): { db: number; wal: number; shm: number; total: number } {
+  const size = { db: fileSize(db), wal: fileSize(`${db}-wal`), shm: fileSize(`${db}-shm`) };
+  return { ...size, total: size.db + size.wal };
+}
+
+/** Bytes per table/index, from SQLite's dbstat (read-only connection, after the engine closed). */
+function tableSizes(db: string): Record<string, number> {
+  const conn = new Database(db, { readonly: true });
+  try {
+    const rows = conn.prepare<[], { name: string; bytes: number }>('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all();
+    return Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
+  } catch {
+    return {};
+  } finally {
+    conn.close();
+  }
+}
+
+/** Paths the engine indexed. Reads scry's `files` table: the bench knows the schema, the engine API does not expose it. */
+function indexedPaths(db: string): string[] {
+  const conn = new Database(db, { readonly: true });
+  try {
+    return conn.prepare<[], { path: string }>('SELECT path FROM files ORDER BY id').all().map((r) => r.path);
+  } finally {
+    conn.close();
+  }
+}
+
+/** The floor: read each file and insert path+text into a plain FTS5 table, as scry's batches do. */
+function referenceInsert(root: string, paths: readonly string[], db: string): { ms: number; cpuMs: number; optimizeMs: number; bytes: number; size: number } {
+  const conn = new Database(db);
+  conn.pragma('journal_mode = WAL');
+  conn.pragma('synchronous = NORMAL');
+  conn.exec('CREATE VIRTUAL TABLE docs USING fts5(path, body)');
+  const insert = conn.prepare<[string, string]>('INSERT INTO docs(path, body) VALUES (?, ?)');
+  let bytes = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < paths.length; i += REFERENCE_BATCH) {
+    const batch = paths.slice(i, i + REFERENCE_BATCH).map((p) => {
+      const buf = readFileSync(join(root, p));
+      bytes += buf.length;
+      return [p, buf.toString('utf8')] as const;
+    });
+    conn.transaction(() => {
+      for (const [p, text] of batch) insert.run(p, text);
+    })();
+  }
+  const ms = performance.now() - t0;
+  const cpu = cpuMs(process.cpuUsage(cpu0));
+  const optimizeMs = timeSync(() => conn.exec("INSERT INTO docs(docs) VALUES ('optimize')")).ms;
+  conn.pragma('wal_checkpoint(TRUNCATE)');
+  conn.close();
+  return { ms, cpuMs: cpu, optimizeMs, bytes, size: diskSize(db).total };
+}
+
+function randomWord(n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += String.fromCharCode(97 + Math.floor(Math.random() * 26));
+  return s;
+}
+
+interface EditRun {
+  readonly token: string;
+  readonly totalMs: number;
+  readonly indexMs: number;
+  readonly searchMs: number;
+  readonly found: boolean;
+  readonly filesIndexed: number;
+}
+
+/** Appends a unique token to one file, re-indexes, searches for it; restores the file afterwards. */
+async function singleFileChange(engine: Engine, root: string, rel: string): Promise<{ runs: EditRun[]; restoreMs: number }> {
+  const abs = join(root, rel);
+  const original = readFileSync(abs);
+  const runs: EditRun[] = [];
+  try {
+    for (let i = 0; i < EDIT_RUNS; i++) {
+      const token = `scrybench${randomWord(12)}`;
+      writeFileSync(abs, Buffer.concat([original, Buffer.from(`\n// ${token}\n`)]));
+      const t0 = performance.now();
+      const report = await engine.index();
+      const t1 = performance.now();
+      const response = await engine.search(token, { limit: 10 });
+      const t2 = performance.now();
+      runs.push({ token, totalMs: round2(t2 - t0), indexMs: round2(t1 - t0), searchMs: round2(t2 - t1), found: response.results[0]?.path === rel, filesIndexed: report.filesIndexed });
+    }
+  } finally {
+    writeFileSync(abs, original);
+  }
+  // Bring the index back in line with the restored file so the db matches the corpus.
+  const restore = await timeAsync(() => engine.index());
+  return { runs, restoreMs: round2(restore.ms) };
+}
+
+function pickEditFile(root: string): string {
+  for (const rel of EDIT_CANDIDATES) if (fileSize(join(root, rel)) > 0) return rel;
+  throw new Error(`none of ${EDIT_CANDIDATES.join(', ')} exists under ${root}`);
+}
+
+const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
+
+async function main(): Promise<void> {
+  const { flags } = parseArgs(process.argv.slice(2));
+  const env = environment();
+  const corpus = ensureCorpus();
+  const fullOnly = flags.has('full-only');
+  if (!fullOnly) removePreviousWorkDir();
+  const workDir = mkdtempSync(join(tmpdir(), 'scry-bench-'));
+  const dbPath = join(workDir, 'index.db');
+  const engine = await createEngine({ root: corpus.root, db: dbPath });
+
+  // Dry run first: warms the page cache for both contenders and says what the pass should take.
+  const preview = timeSync(() => engine.preview());
+  console.log(`corpus ${corpus.root}: ${preview.value.files} files, ${fmtMB(preview.value.bytes)} (dry run ${fmtMs(preview.ms)})`);
+
+  const rss = new RssSampler();
+  rss.start();
+  const cpu0 = process.cpuUsage();
+  const full = await timeAsync(() => engine.index({ onProgress: () => rss.sample() }));
+  const fullCpuMs = cpuMs(process.cpuUsage(cpu0));
+  const memory = rss.stop();
+  const report: IndexReport = full.value;
+  const mbps = report.bytesIndexed / MB / (full.ms / 1000);
+  console.log(`full index      ${fmtMs(full.ms)}  ${report.filesIndexed} files  ${report.chunksWritten} chunks  ${mbps.toFixed(2)} MB/s  ${Math.round(report.filesIndexed / (full.ms / 1000))} files/s`);
+  console.log(`cpu time        ${fmtMs(fullCpuMs)} user+sys, all threads (${Math.round((fullCpuMs / full.ms) * 100)}% of wall on ${availableParallelism()} cores)`);
+  console.log(`peak RSS        sampled ${fmtMB(memory.sampledPeakBytes)}, process max ${fmtMB(memory.maxRssBytes)}`);
+  if (fullOnly) {
+    engine.close();
+    rmSync(workDir, { recursive: true, force: true });
+    return;
+  }
+
+  const noChange = await timeAsync(() => engine.index());
+  console.log(`no-change pass  ${fmtMs(noChange.ms)}  (target < ${TARGETS.noChangeMs} ms)  indexed=${noChange.value.filesIndexed} unchanged=${noChange.value.filesUnchanged}`);
+
+  const editFile = pickEditFile(corpus.root);
+  const edit = await singleFileChange(engine, corpus.root, editFile);
+  const editMedian = median(edit.runs.map((r) => r.totalMs));
+  console.log(
+    `edit→search     median ${fmtMs(editMedian)} (target < ${TARGETS.singleFileMs} ms) of ${edit.runs.length}: index ${fmtMs(median(edit.runs.map((r) => r.indexMs)))}, search ${fmtMs(median(edit.runs.map((r) => r.searchMs)))}; all found: ${edit.runs.every((r) => r.found)}`,
+  );
+
+  engine.close();
+  const size = diskSize(dbPath);
+  const tables = tableSizes(dbPath);
+  console.log(`index size      ${fmtMB(size.total)} for ${fmtMB(report.bytesIndexed)} of source = ${ratio(size.total, report.bytesIndexed)}x (target <= ${TARGETS.sizeRatio}x)`);
+
+  const paths = indexedPaths(dbPath);
+  const reference = referenceInsert(corpus.root, paths, join(workDir, 'reference.db'));
+  const refMbps = reference.bytes / MB / (reference.ms / 1000);
+  console.log(`reference FTS5  ${fmtMs(reference.ms)} (+ optimize ${fmtMs(reference.optimizeMs)})  ${refMbps.toFixed(2)} MB/s  size ${fmtMB(reference.size)}`);
+  console.log(`ratio           scry/reference wall = ${ratio(full.ms, reference.ms)}x (incl. reference optimize: ${ratio(full.ms, reference.ms + reference.optimizeMs)}x), cpu = ${ratio(fullCpuMs, reference.cpuMs)}x`);
+
+  const file = writeResult('index-throughput', {
+    env,
+    loadAvg1mAtEnd: loadavg()[0],
+    corpus: { root: corpus.root, packages: corpus.packages, installedPackages: corpus.installedPackages, treeHash: corpus.treeHash, previewFiles: preview.value.files, previewBytes: preview.value.bytes },
+    db: dbPath,
+    workDir,
+    targets: TARGETS,
+    full: { wallMs: Math.round(full.ms), cpuMs: Math.round(fullCpuMs), mbPerSec: round2(mbps), filesPerSec: Math.round(report.filesIndexed / (full.ms / 1000)), report, memory },
+    reference: { wallMs: Math.round(reference.ms), cpuMs: Math.round(reference.cpuMs), optimizeMs: Math.round(reference.optimizeMs), files: paths.length, bytes: reference.bytes, mbPerSec: round2(refMbps), sizeBytes: reference.size },
+    ratioToReference: ratio(full.ms, reference.ms),
+    cpuRatioToReference: ratio(fullCpuMs, reference.cpuMs),
+    noChange: { wallMs: Math.round(noChange.ms), report: noChange.value },
+    singleFileChange: { file: editFile, medianMs: editMedian, runs: edit.runs, restorePassMs: edit.restoreMs },
+    size: { ...size, sourceBytes: report.bytesIndexed, ratio: ratio(size.total, report.bytesIndexed), tables },
+  });
+  console.log(`wrote ${file}\ndb kept at ${dbPath} (query-latency.ts reuses it)`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,184 @@
+/**
+ * Query latency on the corpus index built by bench/index-throughput.ts.
+ *
+ *   npm run build                       # the CLI part runs dist/; a stale dist/ is refused
+ *   npx tsx bench/query-latency.ts [--db PATH] [--rounds 10] [--cli-runs 10] [--skip-cli]
+ *
+ * The db is `--db`, else `$SCRY_BENCH_DB`, else the one recorded in
+ * bench/results/index-throughput.json. In-process: ~50 queries (bench/queries.ts), warmed up,
+ * then `rounds` timed passes of `engine.search(q, { limit: 10 })` → p50/p95/max overall and per
+ * kind; the first search of each query is reported apart (`firstSeen`: per-process caches cold). CLI: `node bin/scry.js search Q --db DB -k 10`, `cli-runs` warm runs per query, against
+ * `node -e 0` and a bare import of dist/cli/main.js measured in the same run.
+ * Writes bench/results/query-latency.json.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createEngine, type Engine } from '../src/index.js';
+import { benchQueries, CLI_QUERIES, type BenchQuery } from './queries.js';
+import { environment, parseArgs, readResult, REPO_ROOT, writeResult } from './results.js';
+import { fmtMs, median, round2, summarize, timeAsync, timeSync, type Summary } from './stats.js';
+
+const TARGETS = { inProcessP50Ms: 5, inProcessP95Ms: 20, cliP50Ms: 200 } as const;
+const WARMUP_ROUNDS = 3;
+
+function resolveDb(values: Map<string, string>): string {
+  const db = values.get('db') ?? process.env.SCRY_BENCH_DB ?? readResult<{ db?: string }>('index-throughput')?.db;
+  if (!db || !existsSync(db)) {
+    throw new Error(`no index database${db ? ` at ${db}` : ''}: run \`npx tsx bench/index-throughput.ts\` first, or pass --db PATH`);
+  }
+  return db;
+}
+
+interface QueryStat {
+  readonly kind: string;
+  readonly query: string;
+  readonly bytes: number;
+  readonly medianMs: number;
+  readonly maxMs: number;
+  readonly results: number;
+  readonly terms: number;
+  readonly dropped: number;
+}
+
+interface InProcess {
+  /** First search of each query in this process: per-process caches (document frequencies, statements) still cold. */
+  readonly firstSeen: Summary;
+  readonly all: Summary;
+  readonly byKind: Record<string, Summary>;
+  readonly perQuery: QueryStat[];
+}
+
+async function inProcess(engine: Engine, queries: readonly BenchQuery[], rounds: number): Promise<InProcess> {
+  const first: number[] = [];
+  for (const q of queries) first.push((await timeAsync(() => engine.search(q.text, { limit: 10 }))).ms);
+  for (let r = 1; r < WARMUP_ROUNDS; r++) for (const q of queries) await engine.search(q.text, { limit: 10 });
+  const samples = queries.map(() => [] as number[]);
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < queries.length; i++) {
+      const t0 = performance.now();
+      await engine.search(queries[i]!.text, { limit: 10 });
+      samples[i]!.push(performance.now() - t0);
+    }
+  }
+  const byKind: Record<string, number[]> = {};
+  const perQuery: QueryStat[] = [];
+  for (let i = 0; i < queries.length; i++) {
+    const q = queries[i]!;
+    (byKind[q.kind] ??= []).push(...samples[i]!);
+    const response = await engine.search(q.text, { limit: 10 });
+    perQuery.push({
+      kind: q.kind,
+      query: q.text.length > 80 ? `${q.text.slice(0, 77).replace(/\n/g, ' ')}...` : q.text,
+      bytes: Buffer.byteLength(q.text),
+      medianMs: round2(median(samples[i]!)),
+      maxMs: round2(Math.max(...samples[i]!)),
+      results: response.results.length,
+      terms: response.meta.terms.length,
+      dropped: response.meta.droppedTerms.length,
+    });
+  }
+  return {
+    firstSeen: summarize(first),
+    all: summarize(samples.flat()),
+    byKind: Object.fromEntries(Object.entries(byKind).map(([k, s]) => [k, summarize(s)])),
+    perQuery,
+  };
+}
+
+function newestMtime(dir: string, ext: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith(ext)) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** dist/ must be at least as new as every src/ file, or the CLI timing measures old code. */
+function distIsFresh(): boolean {
+  const dist = join(REPO_ROOT, 'dist');
+  return existsSync(join(dist, 'cli', 'main.js')) && newestMtime(dist, '.js') >= newestMtime(join(REPO_ROOT, 'src'), '.ts');
+}
+
+function spawnMs(args: readonly string[]): number {
+  const t0 = performance.now();
+  const run = spawnSync(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (run.status !== 0) throw new Error(`node ${args.join(' ')} exited ${run.status ?? run.signal}: ${run.stderr}`);
+  return ms;
+}
+
+function timedRuns(args: readonly string[], runs: number): Summary {
+  for (let i = 0; i < 2; i++) spawnMs(args); // warm: page cache, compile cache
+  return summarize(Array.from({ length: runs }, () => spawnMs(args)));
+}
+
+function cli(db: string, runs: number): Record<string, unknown> {
+  const nodeBaseline = timedRuns(['-e', '0'], runs);
+  const mainUrl = pathToFileURL(join(REPO_ROOT, 'dist', 'cli', 'main.js')).href;
+  const importOnly = timedRuns(['--input-type=module', '-e', `await import(${JSON.stringify(mainUrl)})`], runs);
+  console.log(`node -e 0                 p50 ${fmtMs(nodeBaseline.p50)}`);
+  console.log(`import dist/cli/main.js   p50 ${fmtMs(importOnly.p50)}`);
+  const queries: Record<string, Summary> = {};
+  for (const q of CLI_QUERIES) {
+    queries[q] = timedRuns([join(REPO_ROOT, 'bin', 'scry.js'), 'search', q, '--db', db, '-k', '10'], runs);
+    console.log(`scry search ${JSON.stringify(q).padEnd(32)} p50 ${fmtMs(queries[q].p50)} (−node ${fmtMs(queries[q].p50 - nodeBaseline.p50)})`);
+  }
+  const p50 = median(Object.values(queries).map((s) => s.p50));
+  return { runsPerCommand: runs, nodeBaseline, importOnly, queries, p50OfQueryP50s: p50, overNodeBaselineMs: round2(p50 - nodeBaseline.p50) };
+}
+
+async function main(): Promise<void> {
+  const { flags, values } = parseArgs(process.argv.slice(2));
+  const rounds = Number(values.get('rounds') ?? 10);
+  const cliRuns = Number(values.get('cli-runs') ?? 10);
+  const env = environment();
+  const db = resolveDb(values);
+  const queries = benchQueries();
+
+  const open = await timeAsync(async () => {
+    const engine = await createEngine({ db });
+    await engine.search(queries[0]!.text, { limit: 10 });
+    return engine;
+  });
+  const engine = open.value;
+  const status = summarize(Array.from({ length: 5 }, () => timeSync(() => engine.status()).ms));
+  console.log(`db ${db}: ${engine.status().files} files, ${engine.status().chunks} chunks`);
+  console.log(`open + first search ${fmtMs(open.ms)}; engine.status() p50 ${fmtMs(status.p50)} (the CLI calls it before every search)`);
+
+  const local = await inProcess(engine, queries, rounds);
+  engine.close();
+  console.log(`in-process ${local.all.n} searches of ${queries.length} queries: p50 ${fmtMs(local.all.p50)} (target < ${TARGETS.inProcessP50Ms}), p95 ${fmtMs(local.all.p95)} (target < ${TARGETS.inProcessP95Ms}), max ${fmtMs(local.all.max)}`);
+  console.log(`  first search of each query (cold per-process caches): p50 ${fmtMs(local.firstSeen.p50)}, p95 ${fmtMs(local.firstSeen.p95)}, max ${fmtMs(local.firstSeen.max)}`);
+  for (const [kind, s] of Object.entries(local.byKind)) console.log(`  ${kind.padEnd(11)} p50 ${fmtMs(s.p50).padStart(9)}  p95 ${fmtMs(s.p95).padStart(9)}  max ${fmtMs(s.max).padStart(9)}`);
+  const slowest = [...local.perQuery].sort((a, b) => b.medianMs - a.medianMs).slice(0, 8);
+  console.log('slowest (median):');
+  for (const q of slowest) console.log(`  ${fmtMs(q.medianMs).padStart(9)}  ${q.kind.padEnd(10)} terms=${q.terms} results=${q.results}  ${JSON.stringify(q.query)}`);
+
+  let cliResult: Record<string, unknown> = { skipped: 'flag --skip-cli' };
+  if (!flags.has('skip-cli')) {
+    if (distIsFresh()) cliResult = cli(db, cliRuns);
+    else {
+      cliResult = { skipped: 'dist/ is older than src/ (run `npm run build`)' };
+      console.error('CLI timing skipped: dist/ is older than src/; run `npm run build` first');
+      process.exitCode = 1;
+    }
+  }
+
+  const file = writeResult('query-latency', {
+    env,
+    db,
+    targets: TARGETS,
+    openAndFirstSearchMs: round2(open.ms),
+    statusMs: status,
+    inProcess: { rounds, queries: queries.length, ...local },
+    cli: cliResult,
+  });
+  console.log(`wrote ${file}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});
