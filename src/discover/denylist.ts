@@ -25,13 +25,18 @@ export const BUILTIN_DENYLIST: readonly string[] = [
   '*.sqlite', '*.sqlite3', '*.db', '*.db-wal', '*.db-shm', '*.sqlite-wal', '*.sqlite-shm',
 ];
 
-/** Files that hold secrets by name. Never indexed unless removed from the list in config. */
+/**
+ * Files that hold secrets by name, matched against the file's base name only (a directory named
+ * `credentials/` full of source code is not a secret; a file named `credentials` is). Never
+ * indexed unless removed from the list in config.
+ */
 export const BUILTIN_SECRETS: readonly string[] = [
   '.env', '.env.*', '!.env.example', '!.env.sample', '!.env.template',
   '*.pem', '*.key', 'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*',
   '*.p12', '*.pfx', '*.jks', '*.keystore', '*.kdbx',
   '.netrc', '.pgpass', '.htpasswd',
-  'credentials', 'credentials.*', '*.credentials',
+  'credentials', 'credentials.json', 'credentials.yml', 'credentials.yaml', 'credentials.toml', 'credentials.xml',
+  'credentials.ini', 'credentials.csv', 'credentials.db', '*.credentials',
   'secrets.json', 'secrets.yaml', 'secrets.yml', 'secrets.toml', '.secrets', '*.secret',
 ];
 

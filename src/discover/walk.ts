@@ -35,6 +35,11 @@ function isInside(root: string, real: string): boolean {
   return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
+/** Secrets are file names: only the last segment is matched. */
+function baseName(rel: string): string {
+  return rel.slice(rel.lastIndexOf('/') + 1);
+}
+
 function toPosix(rel: string): string {
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
@@ -110,7 +115,7 @@ function walkDir(options: WalkOptions, filters: Filters, dirAbs: string, dirRel:
     }
     // a link is judged by its target's path too, or `notes.txt -> .env` would leak the secret
     const target = real === abs ? rel : toPosix(relative(options.root, real));
-    const reason: SkipReason | undefined = filters.secrets.ignores(rel) || filters.secrets.ignores(target)
+    const reason: SkipReason | undefined = filters.secrets.ignores(baseName(rel)) || filters.secrets.ignores(baseName(target))
       ? 'secret'
       : filters.deny.ignores(rel) || filters.deny.ignores(target)
         ? 'denylist'

@@ -50,7 +50,10 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const w = params.weights;
   const weights = [w.stem, w.path, w.symbol, w.body, w.parts];
   const fetch = params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40);
-  const levels = planQuery(selection.kept.map((group, i) => ({ group, df: selection.keptDf[i]! })));
+  // planning needs the cost of matching a group: a phrase walks the position lists of all its
+  // words, so its cost is its most frequent word, not its rarest
+  const cost = (g: (typeof selection.kept)[number]): number => g.alternatives.reduce((n, alt) => n + Math.max(...alt.map((w) => dfByWord.get(w) ?? 0)), 0);
+  const levels = planQuery(selection.kept.map((group) => ({ group, df: cost(group) })));
   let candidates: FtsCandidate[] = [];
   let plan: PlanLevel['mode'] = 'any';
   for (const level of levels) {

@@ -11,7 +11,7 @@ export const SCORE_BUDGET = 8_000;
 
 export interface PlannedGroup {
   readonly group: TermGroup;
-  /** Chunks containing the group (an upper bound for a phrase). */
+  /** Cost of matching the group: rows FTS5 must visit (for a phrase, its most frequent word). */
   readonly df: number;
 }
 

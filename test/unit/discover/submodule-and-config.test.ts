@@ -24,3 +24,28 @@ describe('submodules and config validation', () => {
     expect(() => resolveConfig({ root: t.dir, overrides: { chunk: { windowLines: 20, overlapLines: 15 } }, env: {} })).toThrow(/overlapLines/);
   });
 });
+
+describe('secret names are file names', () => {
+  let t: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    t = tempDir();
+  });
+  afterEach(() => t.cleanup());
+
+  it('a credentials/ directory of source code is indexed; credentials files are not', () => {
+    writeTree(t.dir, {
+      'lib/credentials/provider.js': 'export function loadProvider() {}\n',
+      'src/credentials.ts': 'export interface Credentials { user: string }\n',
+      'deploy/credentials': '[default]\naws_secret_access_key = x\n',
+      'deploy/credentials.json': '{}',
+    });
+    const files: string[] = [];
+    const skipped: Skipped[] = [];
+    walk({ root: t.dir, maxFileBytes: 1e6, ignore: [], denylist: { add: [], remove: [] } }, { file: (c) => files.push(c.path), skip: (s) => skipped.push(s) });
+    expect(files).toEqual(['lib/credentials/provider.js', 'src/credentials.ts']);
+    expect(skipped.map((s) => [s.path, s.reason])).toEqual([
+      ['deploy/credentials', 'secret'],
+      ['deploy/credentials.json', 'secret'],
+    ]);
+  });
+});
