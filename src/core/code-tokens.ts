@@ -33,9 +33,10 @@ export function isCompoundIdentifier(identifier: string): boolean {
 /**
  * The "parts" field of a text: the words of every compound identifier, each distinct identifier
  * once, in order of first appearance. Whole identifiers stay in the body field; this field lets
- * `user name` find `getUserName` and `user_name`.
+ * `user name` find `getUserName` and `user_name`. `cache` (one per file) memoises the splits,
+ * which overlapping windows would otherwise repeat.
  */
-export function identifierParts(text: string): string {
+export function identifierParts(text: string, cache?: Map<string, string | null>): string {
   const ids = text.match(IDENTIFIER_RE);
   if (ids === null) return '';
   const seen = new Set<string>();
@@ -43,7 +44,12 @@ export function identifierParts(text: string): string {
   for (const id of ids) {
     if (seen.has(id)) continue;
     seen.add(id);
-    if (id.length > 2 && SPLITTABLE_RE.test(id)) out.push(splitIdentifier(id).join(' '));
+    let words = cache?.get(id);
+    if (words === undefined) {
+      words = id.length > 2 && SPLITTABLE_RE.test(id) ? splitIdentifier(id).join(' ') : null;
+      cache?.set(id, words);
+    }
+    if (words !== null) out.push(words);
   }
   return out.join(' ; ');
 }

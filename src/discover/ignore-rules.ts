@@ -61,10 +61,14 @@ export class IgnoreRules {
     return new IgnoreRules(git, [], extra).enter(rootAbs, '');
   }
 
-  /** Rules in effect inside `dirRel`, adding that directory's own ignore files if it has any. */
-  enter(dirAbs: string, dirRel: string): IgnoreRules {
-    const gitignore = readRules(join(dirAbs, '.gitignore'));
-    const scryignore = readRules(join(dirAbs, '.scryignore'));
+  /**
+   * Rules in effect inside `dirRel`, adding that directory's own ignore files if it has any.
+   * `present` (from the directory listing the walker already has) saves probing for files that
+   * are not there, which is most directories.
+   */
+  enter(dirAbs: string, dirRel: string, present?: { readonly gitignore: boolean; readonly scryignore: boolean }): IgnoreRules {
+    const gitignore = present && !present.gitignore ? undefined : readRules(join(dirAbs, '.gitignore'));
+    const scryignore = present && !present.scryignore ? undefined : readRules(join(dirAbs, '.scryignore'));
     const git = dirRel === '' ? this.git : this.git.map((l) => reincludeLayer(l, dirRel));
     const scry = dirRel === '' ? this.scry : this.scry.map((l) => reincludeLayer(l, dirRel));
     const extra = dirRel === '' || !this.extra ? this.extra : reinclude(this.extra, dirRel);

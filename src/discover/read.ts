@@ -1,5 +1,5 @@
-import { readFileSync, realpathSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { closeSync, constants, openSync, readFileSync, realpathSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import type { ContentType, FileCandidate, SkipReason } from '../core/file.js';
 import { contentHash } from '../core/hash.js';
 import { decodeText } from './decode.js';
@@ -25,16 +25,32 @@ export type ReadResult =
  * decodes text, refuses binaries, minified blobs and content that looks like a secret, and
  * refines the language from the shebang for extension-less scripts.
  */
+function readNoFollow(path: string): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readCandidate(root: string, candidate: FileCandidate, maxFileBytes: number): ReadResult {
   let bytes: Buffer;
-  let real: string;
+  let real = candidate.absPath;
   try {
-    real = realpathSync(candidate.absPath);
-    if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
-      return { ok: false, reason: 'symlink_outside_root' };
+    if (candidate.absPath === join(root, candidate.path)) {
+      // Not a link when walked, in real directories (the walk never follows directory links):
+      // refuse to follow it if it has become one since, without resolving every path component.
+      bytes = readNoFollow(candidate.absPath);
+    } else {
+      real = realpathSync(candidate.absPath);
+      if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
+        return { ok: false, reason: 'symlink_outside_root' };
+      }
+      bytes = readFileSync(real);
     }
-    bytes = readFileSync(real);
-  } catch {
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') return { ok: false, reason: 'symlink_outside_root' };
     return { ok: false, reason: 'unreadable' };
   }
   if (bytes.length > maxFileBytes) return { ok: false, reason: 'too_large' };

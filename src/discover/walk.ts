@@ -73,10 +73,20 @@ function walkDir(options: WalkOptions, filters: Filters, dirAbs: string, dirRel:
     sink.skip({ path: dirRel === '' ? './' : `${dirRel}/`, reason: 'unreadable' });
     return;
   }
-  const rules = parentRules.enter(dirAbs, dirRel);
+  // the root's own ignore files were read by IgnoreRules.forRoot
+  const present = { gitignore: entries.some((e) => e.name === '.gitignore'), scryignore: entries.some((e) => e.name === '.scryignore') };
+  const rules = dirRel === '' ? parentRules : parentRules.enter(dirAbs, dirRel, present);
   for (const entry of entries) {
     const rel = dirRel === '' ? toPosix(entry.name) : `${dirRel}/${toPosix(entry.name)}`;
     const abs = join(dirAbs, entry.name);
+    if (entry.isDirectory()) {
+      // the listing already says what it is: no stat needed to decide whether to descend
+      const dirPath = `${rel}/`;
+      const reason = filters.deny.ignores(dirPath) ? 'denylist' : rules.ignores(dirPath) ? 'ignored' : undefined;
+      if (reason) sink.skip({ path: dirPath, reason });
+      else walkDir(options, filters, abs, rel, rules, sink);
+      continue;
+    }
     let stats: Stats;
     let real = abs;
     try {

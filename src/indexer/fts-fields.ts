@@ -16,10 +16,10 @@ export function fileFields(path: string): FileFields {
  * The lexical fields of one chunk. `body` is the raw text (FTS5 keeps identifiers whole);
  * `parts` adds the words of compound identifiers; `symbol` is the chunk's name and breadcrumb.
  */
-export function chunkFields(file: FileFields, chunk: ChunkDraft, text: string): FtsFields {
+export function chunkFields(file: FileFields, chunk: ChunkDraft, text: string, splitCache?: Map<string, string | null>): FtsFields {
   const names = chunk.defines?.length ? chunk.defines : chunk.symbol ? [chunk.symbol] : [];
   // each name whole and in words, so `calculate instability` meets `calculateInstability` here
   const words = names.map((n) => (isCompoundIdentifier(n) ? `${n} ${splitIdentifier(n).join(' ')}` : n));
   const symbol = [...words, chunk.container].filter(Boolean).join(' ; ');
-  return { stem: file.stem, path: file.path, symbol, body: text, parts: identifierParts(symbol ? `${symbol}\n${text}` : text) };
+  return { stem: file.stem, path: file.path, symbol, body: text, parts: identifierParts(symbol ? `${symbol}\n${text}` : text, splitCache) };
 }

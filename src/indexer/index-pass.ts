@@ -4,10 +4,12 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { walk } from '../discover/walk.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { StoredFile } from '../store/file-repo.js';
+import type { SkipRecord } from '../store/skip-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
 import type { IndexReport } from './index-report.js';
 import { inlinePreparer, workerPreparer, type Preparer } from './prepare-pool.js';
 import type { PreparedFile } from './prepare.js';
+import { removeFile, writeBatch, type Tally } from './write-batch.js';
 import type { ProgressListener } from './progress.js';
 
 export interface IndexPassContext {
@@ -31,20 +33,17 @@ const WORKER_MIN_BYTES = 4 * 1024 * 1024;
  */
 const RACY_MS = 2000;
 
-interface Tally {
-  indexed: number;
-  touched: number;
-  removed: number;
-  chunks: number;
-  bytes: number;
-  skipped: Partial<Record<SkipReason, number>>;
-}
-
 function needsWork(stored: StoredFile | undefined, c: FileCandidate): boolean {
   if (!stored) return true;
   if (stored.featureVersion !== INDEX_FEATURE_VERSION) return true;
   if (stored.size !== c.size || stored.mtimeMs !== c.mtimeMs) return true;
   return c.mtimeMs >= stored.indexedAtMs - RACY_MS;
+}
+
+/** A file refused for its content before, and unchanged since (not racy): no need to read it. */
+function skippedBefore(record: SkipRecord | undefined, c: FileCandidate): boolean {
+  if (!record || record.featureVersion !== INDEX_FEATURE_VERSION) return false;
+  return record.size === c.size && record.mtimeMs === c.mtimeMs && c.mtimeMs < record.recordedAtMs - RACY_MS;
 }
 
 const yieldToLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
@@ -69,16 +68,27 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
     skip: (s) => skip(s.reason),
   });
   const stored = store.read(() => store.files.all());
+  const skips = store.read(() => store.skips.all());
   const seen = new Set(candidates.map((c) => c.path));
   const vanished = [...stored.values()].filter((s) => !seen.has(s.path));
-  if (vanished.length > 0) {
+  const forgotten = [...skips.keys()].filter((p) => !seen.has(p));
+  if (vanished.length > 0 || forgotten.length > 0) {
     store.transaction(() => {
       for (const s of vanished) removeFile(store, s);
+      for (const p of forgotten) store.skips.delete(p);
     });
     tally.removed += vanished.length;
   }
 
-  const work = candidates.filter((c) => needsWork(stored.get(c.path), c));
+  let knownSkips = 0;
+  const work = candidates.filter((c) => {
+    if (!stored.has(c.path) && skippedBefore(skips.get(c.path), c)) {
+      skip(skips.get(c.path)!.reason as SkipReason);
+      knownSkips++;
+      return false;
+    }
+    return needsWork(stored.get(c.path), c);
+  });
   const bytesTotal = work.reduce((n, c) => n + c.size, 0);
   let filesDone = 0;
   let bytesDone = 0;
@@ -105,7 +115,7 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
       ctx.signal?.throwIfAborted();
       const prepared = await next!;
       next = b + 1 < batches.length ? preparer.prepare(batches[b + 1]!) : undefined;
-      writeBatch(ctx, prepared, stored, tally, skip);
+      writeBatch({ store, now: ctx.clock.now(), stored, skips, tally, skip }, prepared);
       filesDone += batches[b]!.length;
       bytesDone += batches[b]!.reduce((n, c) => n + c.size, 0);
       ctx.onProgress?.({ phase: 'index', filesDone, filesTotal: work.length, bytesDone, bytesTotal });
@@ -134,7 +144,7 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
     filesSeen: candidates.length,
     filesIndexed: tally.indexed,
     filesTouched: tally.touched,
-    filesUnchanged: candidates.length - work.length,
+    filesUnchanged: candidates.length - work.length - knownSkips,
     filesRemoved: tally.removed,
     chunksWritten: tally.chunks,
     bytesIndexed: tally.bytes,
@@ -146,60 +156,3 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
   return report;
 }
 
-function removeFile(store: IndexStore, s: StoredFile): void {
-  store.chunks.deleteForFile(s.id);
-  store.files.delete(s.id);
-  if (!store.files.isHashUsed(s.hash)) store.content.delete(s.hash);
-}
-
-/** Writes one prepared batch in one transaction. */
-function writeBatch(ctx: IndexPassContext, prepared: readonly PreparedFile[], stored: Map<string, StoredFile>, tally: Tally, skip: (r: SkipReason) => void): void {
-  const { store } = ctx;
-  const now = ctx.clock.now();
-  store.transaction(() => {
-    for (const file of prepared) {
-      const { candidate } = file;
-      const old = stored.get(candidate.path);
-      if (!file.ok) {
-        skip(file.reason);
-        if (old) {
-          removeFile(store, old);
-          tally.removed++;
-        }
-        continue;
-      }
-      if (old && old.hash === file.hash && old.featureVersion === INDEX_FEATURE_VERSION) {
-        store.files.touch(old.id, candidate.mtimeMs, file.size, now);
-        tally.touched++;
-        continue;
-      }
-      const fileId = store.files.upsert({
-        path: candidate.path,
-        language: file.language,
-        contentType: file.contentType,
-        size: file.size,
-        mtimeMs: candidate.mtimeMs,
-        hash: file.hash,
-        encoding: file.encoding,
-        lineCount: file.lineCount,
-        featureVersion: INDEX_FEATURE_VERSION,
-        indexedAtMs: now,
-      });
-      if (old) store.chunks.deleteForFile(fileId);
-      const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-      store.content.putBytes(file.hash, bytes);
-      if (old && old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
-      file.chunks.forEach((c, ordinal) => {
-        const body = bytes.subarray(c.startByte, c.endByte).toString('utf8');
-        store.chunks.insert(
-          fileId,
-          { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container },
-          { stem: file.stem, path: file.path, symbol: c.symbolField, body, parts: c.parts },
-        );
-      });
-      tally.chunks += file.chunks.length;
-      tally.indexed++;
-      tally.bytes += file.size;
-    }
-  });
-}

@@ -63,9 +63,10 @@ export function prepareFile(config: PrepareConfig, chunkers: ReturnType<typeof c
   const bytes = encoder.encode(result.text);
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const file = fileFields(candidate.path);
+  const splitCache = new Map<string, string | null>();
   const chunks = drafts.map((d): PreparedChunk => {
     const text = view.subarray(d.startByte, d.endByte).toString('utf8');
-    const fields = chunkFields(file, d, text);
+    const fields = chunkFields(file, d, text, splitCache);
     return {
       kind: d.kind,
       startLine: d.startLine,

@@ -5,6 +5,7 @@ import { openDatabase, translateSqliteError, type Db } from './database.js';
 import { FileRepo } from './file-repo.js';
 import { MetaRepo } from './meta-repo.js';
 import { SearchRepo } from './search-repo.js';
+import { SkipRepo } from './skip-repo.js';
 
 export interface StoreOptions {
   readonly create: boolean;
@@ -18,6 +19,7 @@ export class IndexStore {
   readonly content: ContentRepo;
   readonly chunks: ChunkRepo;
   readonly search: SearchRepo;
+  readonly skips: SkipRepo;
 
   private constructor(
     readonly path: string,
@@ -28,6 +30,7 @@ export class IndexStore {
     this.content = new ContentRepo(db);
     this.chunks = new ChunkRepo(db);
     this.search = new SearchRepo(db);
+    this.skips = new SkipRepo(db);
   }
 
   static open(path: string, options: StoreOptions): IndexStore {

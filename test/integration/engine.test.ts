@@ -131,3 +131,33 @@ describe('engine: index, search, status', () => {
     expect(s.dbBytes).toBeGreaterThan(0);
   });
 });
+
+describe('engine: files refused for their content', () => {
+  it('are remembered by size and mtime, and re-read only when they change', async () => {
+    const t = tempDir();
+    try {
+      const root = join(t.dir, 'repo');
+      const minified = `var a=${'1+'.repeat(15_000)}1;`; // one 30 KB line: minified
+      writeSmallRepo(root, { 'vendor/blob.js': minified });
+      const engine = await createEngine({ root, env: isolatedEnv(t.dir) });
+      expect((await engine.index()).skipped.minified).toBe(1);
+      // same size and mtime, different bytes: trusted like any unchanged file, so not read again
+      const same = `var b=${'2+'.repeat(15_000)}2;`;
+      writeFileSync(join(root, 'vendor/blob.js'), same);
+      backdate(root, ['vendor/blob.js']);
+      const second = await engine.index();
+      expect(second.skipped.minified).toBe(1);
+      expect(second.filesIndexed).toBe(0);
+      // a real change (new mtime) is read again, and now indexed
+      writeFileSync(join(root, 'vendor/blob.js'), 'export const readable = true;\n');
+      backdate(root, ['vendor/blob.js'], 600);
+      const third = await engine.index();
+      expect(third.skipped.minified).toBeUndefined();
+      expect(third.filesIndexed).toBe(1);
+      expect((await engine.search('readable')).results[0]!.path).toBe('vendor/blob.js');
+      engine.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { migration001 } from './001-initial.js';
+import { migration002 } from './002-skipped.js';
 
 export interface Migration {
   readonly version: number;
@@ -7,7 +8,7 @@ export interface Migration {
 }
 
 /** Numbered migrations, applied in order; `PRAGMA user_version` records the last one applied. */
-export const MIGRATIONS: readonly Migration[] = [migration001];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002];
 
 /** The schema version this build writes. A database with a higher user_version is refused. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,89 @@
+import type { SkipReason } from '../core/file.js';
+import type { IndexStore } from '../store/index-store.js';
+import type { StoredFile } from '../store/file-repo.js';
+import type { SkipRecord } from '../store/skip-repo.js';
+import { INDEX_FEATURE_VERSION } from './feature-version.js';
+import type { PreparedFile } from './prepare.js';
+
+/** Counters of one pass, updated as batches are written. */
+export interface Tally {
+  indexed: number;
+  touched: number;
+  removed: number;
+  chunks: number;
+  bytes: number;
+  skipped: Partial<Record<SkipReason, number>>;
+}
+
+/** Content-level refusals worth remembering: re-reading an unchanged file would only refuse it again. */
+const REMEMBERED: ReadonlySet<SkipReason> = new Set(['binary', 'minified', 'secret', 'too_large']);
+
+export function removeFile(store: IndexStore, s: StoredFile): void {
+  store.chunks.deleteForFile(s.id);
+  store.files.delete(s.id);
+  if (!store.files.isHashUsed(s.hash)) store.content.delete(s.hash);
+}
+
+export interface WriteContext {
+  readonly store: IndexStore;
+  readonly now: number;
+  readonly stored: ReadonlyMap<string, StoredFile>;
+  readonly skips: ReadonlyMap<string, SkipRecord>;
+  readonly tally: Tally;
+  readonly skip: (reason: SkipReason) => void;
+}
+
+/** Writes one prepared batch in one transaction. */
+export function writeBatch(ctx: WriteContext, prepared: readonly PreparedFile[]): void {
+  const { store, tally, now } = ctx;
+  store.transaction(() => {
+    for (const file of prepared) {
+      const { candidate } = file;
+      const old = ctx.stored.get(candidate.path);
+      if (!file.ok) {
+        ctx.skip(file.reason);
+        if (REMEMBERED.has(file.reason)) {
+          store.skips.put({ path: candidate.path, size: candidate.size, mtimeMs: candidate.mtimeMs, reason: file.reason, featureVersion: INDEX_FEATURE_VERSION, recordedAtMs: now });
+        }
+        if (old) {
+          removeFile(store, old);
+          tally.removed++;
+        }
+        continue;
+      }
+      if (ctx.skips.has(candidate.path)) store.skips.delete(candidate.path);
+      if (old && old.hash === file.hash && old.featureVersion === INDEX_FEATURE_VERSION) {
+        store.files.touch(old.id, candidate.mtimeMs, file.size, now);
+        tally.touched++;
+        continue;
+      }
+      const fileId = store.files.upsert({
+        path: candidate.path,
+        language: file.language,
+        contentType: file.contentType,
+        size: file.size,
+        mtimeMs: candidate.mtimeMs,
+        hash: file.hash,
+        encoding: file.encoding,
+        lineCount: file.lineCount,
+        featureVersion: INDEX_FEATURE_VERSION,
+        indexedAtMs: now,
+      });
+      if (old) store.chunks.deleteForFile(fileId);
+      const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+      store.content.putBytes(file.hash, bytes);
+      if (old && old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
+      file.chunks.forEach((c, ordinal) => {
+        const body = bytes.subarray(c.startByte, c.endByte).toString('utf8');
+        store.chunks.insert(
+          fileId,
+          { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container },
+          { stem: file.stem, path: file.path, symbol: c.symbolField, body, parts: c.parts },
+        );
+      });
+      tally.chunks += file.chunks.length;
+      tally.indexed++;
+      tally.bytes += file.size;
+    }
+  });
+}
