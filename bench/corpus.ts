@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../src/index.js';
 import { environment, parseArgs, REPO_ROOT, writeResult } from './results.js';
-import { fmtMB, fmtMs, timeSync } from './stats.js';
+import { fmtMB, fmtMs, timeAsync } from './stats.js';
 
 /**
  * Top-level packages and exact versions. Chosen so that, after scry's denylist, >= 30,000 files
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
   const corpus = ensureCorpus({ reinstall: flags.has('reinstall') });
   // The db path is never created by preview(); it only has to be somewhere harmless.
   const engine = await createEngine({ root: corpus.root, db: join(corpus.dir, 'preview-unused.db') });
-  const { ms, value: preview } = timeSync(() => engine.preview());
+  const { ms, value: preview } = await timeAsync(() => engine.preview());
   engine.close();
   const languages = Object.entries(preview.languages).sort((a, b) => b[1] - a[1]);
   console.log(`corpus root   ${corpus.root}`);

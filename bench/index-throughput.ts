@@ -160,7 +160,7 @@ async function main(): Promise<void> {
   const engine = await createEngine({ root: corpus.root, db: dbPath });
 
   // Dry run first: warms the page cache for both contenders and says what the pass should take.
-  const preview = timeSync(() => engine.preview());
+  const preview = await timeAsync(() => engine.preview());
   console.log(`corpus ${corpus.root}: ${preview.value.files} files, ${fmtMB(preview.value.bytes)} (dry run ${fmtMs(preview.ms)})`);
 
   const rss = new RssSampler();

@@ -28,6 +28,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .addOption(dbOption())
     .option('--dry-run', 'show what would be indexed and what would be skipped, write nothing')
     .option('--rebuild', 'delete the index and build it from scratch (recovers a corrupt or too-new index)')
+    .option('--paths <files>', 're-check only these files (changed, added or deleted), without walking the tree (repeatable, comma-separated)', collect)
     .option('--json', 'machine-readable output')
     .action(async (dir: string | undefined, flags) => {
       result.json = Boolean(flags.json);

@@ -1,10 +1,13 @@
-import cliProgress from 'cli-progress';
 import type { IndexProgress } from '../index.js';
 import type { CliIO } from './io.js';
 
-/** A files/s + ETA bar on stderr, only when stdout and stderr are terminals; silent otherwise. */
-export function progressBar(io: CliIO): { onProgress: (e: IndexProgress) => void; stop: () => void } {
+/**
+ * A files/s + ETA bar on stderr, only when stdout and stderr are terminals; silent otherwise.
+ * The bar library is loaded only then, to keep `scry search` start-up short.
+ */
+export async function progressBar(io: CliIO): Promise<{ onProgress: (e: IndexProgress) => void; stop: () => void }> {
   if (!io.stdoutIsTTY || !io.stderrIsTTY || !io.stderrStream) return { onProgress: () => {}, stop: () => {} };
+  const { default: cliProgress } = await import('cli-progress');
   const started = Date.now();
   const bar = new cliProgress.SingleBar(
     {

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
-import type { z } from 'zod';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
-import { configSchema, type ChunkConfig, type ConfigInput, type FieldWeights } from './schema.js';
+import { DEFAULT_CONFIG } from './defaults.js';
+import type { ChunkConfig, ConfigInput, ConfigOutput, FieldWeights } from './schema.js';
 
 /** The project config file, looked up in the project root. */
 export const CONFIG_FILE_NAME = 'scry.config.json';
@@ -76,7 +76,8 @@ function deepMerge(base: unknown, over: unknown): unknown {
   return out;
 }
 
-function parse(input: unknown, source: string): z.output<typeof configSchema> {
+async function parse(input: unknown, source: string): Promise<ConfigOutput> {
+  const { configSchema } = await import('./schema.js');
   const result = configSchema.safeParse(input);
   if (!result.success) {
     const reason = result.error.issues
@@ -99,18 +100,21 @@ function deepFreeze<T>(value: T): T {
  * Resolves configuration: defaults ← scry.config.json ← environment (SCRY_DB, SCRY_CACHE_DIR)
  * ← explicit options. Unknown keys are rejected with CONFIG_INVALID.
  */
-export function resolveConfig(options: ResolveOptions): ResolvedConfig {
+export async function resolveConfig(options: ResolveOptions): Promise<ResolvedConfig> {
   const env = options.env ?? process.env;
   const root = options.root !== undefined ? resolveRoot(options.root) : undefined;
   const sources: string[] = ['defaults'];
   const file = root !== undefined ? readConfigFile(root) : undefined;
   if (file) sources.push(file.source);
-  const fromFile = file ? parse(file.input, file.source) : undefined;
-  const merged = parse(deepMerge(file?.input ?? {}, options.overrides ?? {}), options.overrides ? 'options' : file?.source ?? 'defaults');
+  if (file) await parse(file.input, file.source); // errors name the file, not the merge
+  const merged =
+    file || options.overrides
+      ? await parse(deepMerge(file?.input ?? {}, options.overrides ?? {}), options.overrides ? 'options' : file!.source)
+      : structuredClone(DEFAULT_CONFIG);
   if (options.overrides) sources.push('options');
 
   const cacheDir = env.SCRY_CACHE_DIR ? resolve(env.SCRY_CACHE_DIR) : envPaths('scry', { suffix: '' }).cache;
-  const explicitDb = options.db ?? (env.SCRY_DB || undefined) ?? merged.db ?? fromFile?.db;
+  const explicitDb = options.db ?? (env.SCRY_DB || undefined) ?? merged.db;
   let dbPath: string;
   if (explicitDb !== undefined) {
     dbPath = resolve(root ?? process.cwd(), explicitDb);

@@ -57,5 +57,6 @@ export const configSchema = z
   .strict();
 
 export type ConfigInput = z.input<typeof configSchema>;
+export type ConfigOutput = z.output<typeof configSchema>;
 export type ChunkConfig = z.output<typeof chunkSchema>;
 export type FieldWeights = z.output<typeof weightsSchema>;

@@ -52,6 +52,13 @@ function readDir(dirAbs: string): Dirent[] | undefined {
   }
 }
 
+function buildFilters(options: WalkOptions): Filters {
+  return {
+    deny: ignore().add(adjustList(BUILTIN_DENYLIST, options.denylist.remove, options.denylist.add)),
+    secrets: ignore().add(adjustList(BUILTIN_SECRETS, options.denylist.remove)),
+  };
+}
+
 /**
  * Walks the root depth-first in sorted order and reports every file to index and every path left
  * out with its reason. Symlinks are resolved: a link to a file inside the root is indexed under
@@ -59,12 +66,55 @@ function readDir(dirAbs: string): Dirent[] | undefined {
  * real place); anything resolving outside the root is never followed.
  */
 export function walk(options: WalkOptions, sink: WalkSink): void {
-  const filters: Filters = {
-    deny: ignore().add(adjustList(BUILTIN_DENYLIST, options.denylist.remove, options.denylist.add)),
-    secrets: ignore().add(adjustList(BUILTIN_SECRETS, options.denylist.remove)),
-  };
-  const rules = IgnoreRules.forRoot(options.root, options.ignore);
-  walkDir(options, filters, options.root, '', rules, sink);
+  walkDir(options, buildFilters(options), options.root, '', IgnoreRules.forRoot(options.root, options.ignore), sink);
+}
+
+type Entry = { readonly kind: 'dir' } | { readonly kind: 'file'; readonly candidate: FileCandidate } | { readonly kind: 'skip'; readonly skipped: Skipped };
+
+const dirReason = (filters: Filters, rules: IgnoreRules, dirPath: string): SkipReason | undefined =>
+  filters.deny.ignores(dirPath) ? 'denylist' : rules.ignores(dirPath) ? 'ignored' : undefined;
+
+/** The walk's decision for one directory entry; `knownDir` when the listing already says so. */
+function classify(options: WalkOptions, filters: Filters, rules: IgnoreRules, abs: string, rel: string, knownDir: boolean): Entry {
+  if (knownDir) {
+    // the listing already says what it is: no stat needed to decide whether to descend
+    const reason = dirReason(filters, rules, `${rel}/`);
+    return reason ? { kind: 'skip', skipped: { path: `${rel}/`, reason } } : { kind: 'dir' };
+  }
+  let stats: Stats;
+  let real = abs;
+  try {
+    stats = lstatSync(abs);
+  } catch {
+    return { kind: 'skip', skipped: { path: rel, reason: 'unreadable' } };
+  }
+  if (stats.isSymbolicLink()) {
+    try {
+      real = realpathSync(abs);
+      stats = statSync(real);
+    } catch {
+      return { kind: 'skip', skipped: { path: rel, reason: 'broken_symlink' } };
+    }
+    if (!isInside(options.root, real)) return { kind: 'skip', skipped: { path: rel, reason: 'symlink_outside_root' } };
+    if (stats.isDirectory()) return { kind: 'skip', skipped: { path: `${rel}/`, reason: 'symlink_duplicate' } };
+  }
+  if (stats.isDirectory()) return classify(options, filters, rules, abs, rel, true);
+  if (!stats.isFile()) return { kind: 'skip', skipped: { path: rel, reason: 'special_file' } };
+  // a link is judged by its target's path too, or `notes.txt -> .env` would leak the secret
+  const target = real === abs ? rel : toPosix(relative(options.root, real));
+  const reason: SkipReason | undefined =
+    filters.secrets.ignores(baseName(rel)) || filters.secrets.ignores(baseName(target))
+      ? 'secret'
+      : filters.deny.ignores(rel) || filters.deny.ignores(target)
+        ? 'denylist'
+        : rules.ignores(rel)
+          ? 'ignored'
+          : stats.size > options.maxFileBytes
+            ? 'too_large'
+            : undefined;
+  if (reason) return { kind: 'skip', skipped: { path: rel, reason } };
+  const info = detectLanguage(rel);
+  return { kind: 'file', candidate: { path: rel, absPath: real, size: stats.size, mtimeMs: Math.floor(stats.mtimeMs), language: info.language, contentType: info.contentType } };
 }
 
 function walkDir(options: WalkOptions, filters: Filters, dirAbs: string, dirRel: string, parentRules: IgnoreRules, sink: WalkSink): void {
@@ -79,66 +129,55 @@ function walkDir(options: WalkOptions, filters: Filters, dirAbs: string, dirRel:
   for (const entry of entries) {
     const rel = dirRel === '' ? toPosix(entry.name) : `${dirRel}/${toPosix(entry.name)}`;
     const abs = join(dirAbs, entry.name);
-    if (entry.isDirectory()) {
-      // the listing already says what it is: no stat needed to decide whether to descend
-      const dirPath = `${rel}/`;
-      const reason = filters.deny.ignores(dirPath) ? 'denylist' : rules.ignores(dirPath) ? 'ignored' : undefined;
-      if (reason) sink.skip({ path: dirPath, reason });
-      else walkDir(options, filters, abs, rel, rules, sink);
-      continue;
-    }
-    let stats: Stats;
-    let real = abs;
-    try {
-      stats = lstatSync(abs);
-    } catch {
-      sink.skip({ path: rel, reason: 'unreadable' });
-      continue;
-    }
-    if (stats.isSymbolicLink()) {
-      try {
-        real = realpathSync(abs);
-        stats = statSync(real);
-      } catch {
-        sink.skip({ path: rel, reason: 'broken_symlink' });
-        continue;
-      }
-      if (!isInside(options.root, real)) {
-        sink.skip({ path: rel, reason: 'symlink_outside_root' });
-        continue;
-      }
-      if (stats.isDirectory()) {
-        sink.skip({ path: `${rel}/`, reason: 'symlink_duplicate' });
-        continue;
-      }
-    }
-    if (stats.isDirectory()) {
-      const dirPath = `${rel}/`;
-      const reason = filters.deny.ignores(dirPath) ? 'denylist' : rules.ignores(dirPath) ? 'ignored' : undefined;
-      if (reason) sink.skip({ path: dirPath, reason });
-      else walkDir(options, filters, abs, rel, rules, sink);
-      continue;
-    }
-    if (!stats.isFile()) {
-      sink.skip({ path: rel, reason: 'special_file' });
-      continue;
-    }
-    // a link is judged by its target's path too, or `notes.txt -> .env` would leak the secret
-    const target = real === abs ? rel : toPosix(relative(options.root, real));
-    const reason: SkipReason | undefined = filters.secrets.ignores(baseName(rel)) || filters.secrets.ignores(baseName(target))
-      ? 'secret'
-      : filters.deny.ignores(rel) || filters.deny.ignores(target)
-        ? 'denylist'
-        : rules.ignores(rel)
-          ? 'ignored'
-          : stats.size > options.maxFileBytes
-            ? 'too_large'
-            : undefined;
-    if (reason) {
-      sink.skip({ path: rel, reason });
-      continue;
-    }
-    const info = detectLanguage(rel);
-    sink.file({ path: rel, absPath: real, size: stats.size, mtimeMs: Math.floor(stats.mtimeMs), language: info.language, contentType: info.contentType });
+    const decision = classify(options, filters, rules, abs, rel, entry.isDirectory());
+    if (decision.kind === 'dir') walkDir(options, filters, abs, rel, rules, sink);
+    else if (decision.kind === 'file') sink.file(decision.candidate);
+    else sink.skip(decision.skipped);
   }
+}
+
+/** What the walk would decide for one path, or that it no longer exists. */
+export type PathCheck =
+  | { readonly path: string; readonly kind: 'file'; readonly candidate: FileCandidate }
+  | { readonly path: string; readonly kind: 'skip'; readonly reason: SkipReason }
+  | { readonly path: string; readonly kind: 'missing' }
+  | { readonly path: string; readonly kind: 'directory' };
+
+/**
+ * Decides for a few paths (relative, `/`-separated) exactly what a full walk would, without
+ * walking: each ancestor directory is checked (denylist, ignore files, links) and its ignore
+ * files loaded on the way down. For editors and watchers that know what changed.
+ */
+export function checkPaths(options: WalkOptions, paths: readonly string[]): PathCheck[] {
+  const filters = buildFilters(options);
+  const rootRules = IgnoreRules.forRoot(options.root, options.ignore);
+  return paths.map((path): PathCheck => {
+    const segments = path.split('/');
+    let rules = rootRules;
+    for (let i = 0; i < segments.length - 1; i++) {
+      const dirRel = segments.slice(0, i + 1).join('/');
+      const dirAbs = join(options.root, ...segments.slice(0, i + 1));
+      let stats: Stats;
+      try {
+        stats = lstatSync(dirAbs);
+      } catch {
+        return { path, kind: 'missing' };
+      }
+      if (stats.isSymbolicLink()) return { path, kind: 'skip', reason: 'symlink_duplicate' };
+      if (!stats.isDirectory()) return { path, kind: 'missing' };
+      const reason = dirReason(filters, rules, `${dirRel}/`);
+      if (reason) return { path, kind: 'skip', reason };
+      rules = rules.enter(dirAbs, dirRel);
+    }
+    const abs = join(options.root, ...segments);
+    try {
+      lstatSync(abs);
+    } catch {
+      return { path, kind: 'missing' };
+    }
+    const decision = classify(options, filters, rules, abs, path, false);
+    if (decision.kind === 'file') return { path, kind: 'file', candidate: decision.candidate };
+    if (decision.kind === 'skip') return { path, kind: 'skip', reason: decision.skipped.reason };
+    return { path, kind: 'directory' };
+  });
 }

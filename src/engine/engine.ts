@@ -1,11 +1,11 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { EngineError } from '../core/errors.js';
 import { silentLogger, systemClock, type Clock, type Logger } from '../core/logger.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import type { ConfigInput } from '../config/schema.js';
-import { previewIndex, type DryRunReport } from '../indexer/dry-run.js';
+import type { DryRunReport } from '../indexer/dry-run.js';
 import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
-import { runIndexPass } from '../indexer/index-pass.js';
 import type { IndexReport } from '../indexer/index-report.js';
 import type { IndexProgress, ProgressListener } from '../indexer/progress.js';
 import { lexicalSearch } from '../search/lexical-search.js';
@@ -36,6 +36,12 @@ export interface IndexOptions {
   /** Delete the database first and index from scratch (recovers from corrupt or too-new indexes). */
   readonly rebuild?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Re-check only these files (relative to the root, or absolute inside it) instead of walking
+   * the tree: each is indexed, updated, or removed if deleted or now excluded. For editors and
+   * watchers that know what changed. A directory among them makes it a full pass.
+   */
+  readonly paths?: readonly string[] | undefined;
 }
 
 export interface SearchOptions extends SearchFilters {
@@ -54,9 +60,11 @@ export interface Engine {
   /** Builds or refreshes the index incrementally. One writer per index across processes. */
   index(options?: IndexOptions): Promise<IndexReport>;
   /** What an index pass would take and leave out; writes nothing. */
-  preview(): DryRunReport;
-  /** True once an index exists at dbPath. */
+  preview(): Promise<DryRunReport>;
+  /** True once a database file exists at dbPath. */
   hasIndex(): boolean;
+  /** True once an index pass has completed at dbPath (cheap: one meta lookup). */
+  isIndexed(): boolean;
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;
   status(): StatusReport;
   close(): void;
@@ -76,8 +84,8 @@ function rootFromDb(dbPath: string): string {
 /** The composition root: resolves config, then opens the store lazily on first use. */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const base = { db: options.db, overrides: options.config, env: options.env };
-  let config = resolveConfig({ ...base, root: options.root });
-  if (config.root === undefined) config = resolveConfig({ ...base, root: rootFromDb(config.dbPath) });
+  let config = await resolveConfig({ ...base, root: options.root });
+  if (config.root === undefined) config = await resolveConfig({ ...base, root: rootFromDb(config.dbPath) });
   return new EngineImpl(config, options.logger ?? silentLogger, options.clock ?? systemClock);
 }
 
@@ -106,6 +114,12 @@ class EngineImpl implements Engine {
     return existsSync(this.dbPath);
   }
 
+  isIndexed(): boolean {
+    if (!this.hasIndex()) return false;
+    const store = this.open(false);
+    return store.read(() => store.meta.get('last_pass_at') !== undefined);
+  }
+
   private open(create: boolean): IndexStore {
     if (this.closed) throw new EngineError('CLOSED');
     this.store ??= IndexStore.open(this.dbPath, { create });
@@ -123,13 +137,35 @@ class EngineImpl implements Engine {
       }
       const store = this.open(true);
       const onProgress: ProgressListener | undefined = options.onProgress;
-      return await runIndexPass({ root: this.root, config: this.config, store, clock: this.clock, logger: this.logger, onProgress, signal: options.signal });
+      const paths = options.paths ? this.scopedPaths(options.paths) : undefined;
+      // loaded on demand: a search-only process never loads discovery and chunking
+      const { runIndexPass } = await import('../indexer/index-pass.js');
+      return await runIndexPass({ root: this.root, config: this.config, store, clock: this.clock, logger: this.logger, onProgress, signal: options.signal, paths });
     } finally {
       this.lock.release();
     }
   }
 
-  preview(): DryRunReport {
+  /** Root-relative POSIX paths for a scoped pass; undefined (a full pass) if one is a directory. */
+  private scopedPaths(paths: readonly string[]): string[] | undefined {
+    const out: string[] = [];
+    for (const p of paths) {
+      if (typeof p !== 'string' || p === '') throw new EngineError('INVALID_ARGUMENT', { name: 'paths', reason: 'each path must be a non-empty string' });
+      const abs = resolve(this.root, p);
+      const rel = relative(this.root, abs);
+      if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new EngineError('PATH_OUTSIDE_ROOT', { path: p });
+      try {
+        if (statSync(abs).isDirectory()) return undefined;
+      } catch {
+        // deleted: a scoped pass removes it
+      }
+      out.push(rel.split(sep).join('/'));
+    }
+    return [...new Set(out)];
+  }
+
+  async preview(): Promise<DryRunReport> {
+    const { previewIndex } = await import('../indexer/dry-run.js');
     return previewIndex(this.root, this.config);
   }
 

@@ -1,7 +1,7 @@
 import type { Clock, Logger } from '../core/logger.js';
 import type { FileCandidate, SkipReason } from '../core/file.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { walk } from '../discover/walk.js';
+import { checkPaths, walk } from '../discover/walk.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { StoredFile } from '../store/file-repo.js';
 import type { SkipRecord } from '../store/skip-repo.js';
@@ -20,6 +20,11 @@ export interface IndexPassContext {
   readonly logger: Logger;
   readonly onProgress?: ProgressListener | undefined;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Only these files (relative, `/`-separated), without walking the tree: each is checked as the
+   * walk would, then indexed, updated, or removed if it is gone or now excluded.
+   */
+  readonly paths?: readonly string[] | undefined;
 }
 
 /** Files per transaction, and bytes per transaction: small enough to keep a crash cheap. */
@@ -63,15 +68,21 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
 
   ctx.onProgress?.({ phase: 'scan', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 });
   const candidates: FileCandidate[] = [];
-  walk({ root: ctx.root, maxFileBytes: config.maxFileBytes, ignore: config.ignore, denylist: config.denylist }, {
-    file: (c) => candidates.push(c),
-    skip: (s) => skip(s.reason),
-  });
-  const stored = store.read(() => store.files.all());
+  const walkOptions = { root: ctx.root, maxFileBytes: config.maxFileBytes, ignore: config.ignore, denylist: config.denylist };
+  const scope = ctx.paths ? new Set(ctx.paths) : undefined;
+  if (ctx.paths) {
+    for (const check of checkPaths(walkOptions, ctx.paths)) {
+      if (check.kind === 'file') candidates.push(check.candidate);
+      else if (check.kind === 'skip') skip(check.reason);
+    }
+  } else {
+    walk(walkOptions, { file: (c) => candidates.push(c), skip: (s) => skip(s.reason) });
+  }
+  const stored = store.read(() => (scope ? store.files.some([...scope]) : store.files.all()));
   const skips = store.read(() => store.skips.all());
   const seen = new Set(candidates.map((c) => c.path));
   const vanished = [...stored.values()].filter((s) => !seen.has(s.path));
-  const forgotten = [...skips.keys()].filter((p) => !seen.has(p));
+  const forgotten = [...skips.keys()].filter((p) => !seen.has(p) && (!scope || scope.has(p)));
   if (vanished.length > 0 || forgotten.length > 0) {
     store.transaction(() => {
       for (const s of vanished) removeFile(store, s);
@@ -134,7 +145,7 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
     store.meta.set('last_pass_at', now);
     store.meta.set('chunk_count', store.chunks.count());
     store.meta.set('file_count', store.files.count());
-    store.meta.setJson('last_pass_skipped', tally.skipped);
+    if (!scope) store.meta.setJson('last_pass_skipped', tally.skipped);
   });
   if (tally.indexed > 1000) {
     store.optimize();

@@ -1,4 +1,5 @@
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatchType from 'picomatch';
 import { CONTENT_TYPES, type ContentType } from '../core/file.js';
 import { EngineError } from '../core/errors.js';
 import type { FtsFilter } from '../store/search-repo.js';
@@ -24,13 +25,17 @@ export interface SearchFilters {
 const list = (v: string | readonly string[] | undefined): string[] =>
   v === undefined ? [] : (typeof v === 'string' ? [v] : [...v]).map((s) => s.trim()).filter((s) => s !== '');
 
+/** picomatch is loaded on the first glob filter only (start-up time of `scry search`). */
+let picomatchModule: typeof picomatchType | undefined;
+const loadPicomatch = (): typeof picomatchType => (picomatchModule ??= createRequire(import.meta.url)('picomatch') as typeof picomatchType);
+
 /** Compiles a path pattern: globs via picomatch (a slash-less glob matches basenames), plain text as a prefix. */
 export function pathMatcher(patterns: readonly string[]): ((path: string) => boolean) | undefined {
   if (patterns.length === 0) return undefined;
   const tests = patterns.map((raw) => {
     const p = raw.replace(/^\.\//, '').replace(/\/+$/, '');
     if (!GLOB_CHARS.test(p)) return (path: string) => path === p || path.startsWith(`${p}/`);
-    return picomatch(p, { dot: true, basename: !p.includes('/') });
+    return loadPicomatch()(p, { dot: true, basename: !p.includes('/') });
   });
   return (path) => tests.some((t) => t(path));
 }

@@ -35,6 +35,7 @@ export interface FileCounts {
 export class FileRepo {
   private readonly allStmt;
   private readonly idStmt;
+  private readonly oneStmt;
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly touchStmt;
@@ -46,6 +47,9 @@ export class FileRepo {
       'SELECT id, path, size, mtime_ms AS mtimeMs, hash, feature_version AS featureVersion, indexed_at_ms AS indexedAtMs FROM files',
     );
     this.idStmt = db.prepare<[string], { id: number }>('SELECT id FROM files WHERE path = ?');
+    this.oneStmt = db.prepare<[string], StoredFile>(
+      'SELECT id, path, size, mtime_ms AS mtimeMs, hash, feature_version AS featureVersion, indexed_at_ms AS indexedAtMs FROM files WHERE path = ?',
+    );
     this.insertStmt = db.prepare(
       `INSERT INTO files(path, language, content_type, size, mtime_ms, hash, encoding, line_count, feature_version, indexed_at_ms)
        VALUES (@path, @language, @contentType, @size, @mtimeMs, @hash, @encoding, @lineCount, @featureVersion, @indexedAtMs)`,
@@ -64,6 +68,16 @@ export class FileRepo {
   all(): Map<string, StoredFile> {
     const out = new Map<string, StoredFile>();
     for (const row of this.allStmt.iterate()) out.set(row.path, row);
+    return out;
+  }
+
+  /** Stored files among `paths`. */
+  some(paths: readonly string[]): Map<string, StoredFile> {
+    const out = new Map<string, StoredFile>();
+    for (const path of paths) {
+      const row = this.oneStmt.get(path);
+      if (row) out.set(row.path, row);
+    }
     return out;
   }
 

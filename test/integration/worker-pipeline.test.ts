@@ -42,7 +42,7 @@ describe('indexing through the worker thread', () => {
   });
 
   it('the worker prepares exactly what inline preparation does', async () => {
-    const config = resolveConfig({ root, db: join(t.dir, 'x.db'), env: isolatedEnv(t.dir) });
+    const config = await resolveConfig({ root, db: join(t.dir, 'x.db'), env: isolatedEnv(t.dir) });
     const batch: FileCandidate[] = [];
     walk({ root: config.root!, maxFileBytes: config.maxFileBytes, ignore: [], denylist: { add: [], remove: [] } }, { file: (c) => batch.push(c), skip: () => {} });
     const prepareConfig = { root: config.root!, maxFileBytes: config.maxFileBytes, chunk: config.chunk };

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { createEngine } from '../../index.js';
 import { formatDryRun, formatIndexReport } from '../format.js';
 import type { CliIO } from '../io.js';
@@ -7,6 +8,7 @@ export interface IndexFlags {
   db?: string;
   dryRun?: boolean;
   rebuild?: boolean;
+  paths?: string[];
   json?: boolean;
 }
 
@@ -14,15 +16,17 @@ export async function indexCommand(io: CliIO, dir: string | undefined, flags: In
   const engine = await createEngine({ root: dir ?? io.cwd, db: flags.db });
   try {
     if (flags.dryRun) {
-      const report = engine.preview();
+      const report = await engine.preview();
       io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatDryRun(report));
       return 0;
     }
-    const bar = progressBar(io);
+    const bar = await progressBar(io);
     let waited = false;
     try {
       const report = await engine.index({
         rebuild: flags.rebuild,
+        // paths on the command line are relative to where the user is, not to the root
+        paths: flags.paths?.map((p) => resolve(io.cwd, p)),
         onProgress: bar.onProgress,
         onLockWait: (owner) => {
           if (!waited) io.err(`scry: waiting for pid ${owner.pid}, which is writing this index...\n`);

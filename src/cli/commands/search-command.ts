@@ -32,9 +32,9 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
     throw err;
   });
   try {
-    if (!engine.hasIndex() || !engine.status().indexed) {
+    if (!engine.isIndexed()) {
       if (!flags.json) io.err(`scry: no index yet for ${engine.root}; building it first...\n`);
-      const bar = progressBar(io);
+      const bar = await progressBar(io);
       const report = await engine.index({ onProgress: bar.onProgress });
       bar.stop();
       if (!flags.json) io.err(formatIndexReport(report));

@@ -20,8 +20,14 @@ describe('submodules and config validation', () => {
     expect(skipped).toContainEqual({ path: 'vendor/lib/.git', reason: 'denylist' });
   });
 
-  it('rejects an overlap larger than half the window', () => {
-    expect(() => resolveConfig({ root: t.dir, overrides: { chunk: { windowLines: 20, overlapLines: 15 } }, env: {} })).toThrow(/overlapLines/);
+  it('rejects an overlap larger than half the window', async () => {
+    await expect(resolveConfig({ root: t.dir, overrides: { chunk: { windowLines: 20, overlapLines: 15 } }, env: {} })).rejects.toThrow(/overlapLines/);
+  });
+
+  it('the plain-data defaults are exactly what the schema gives for an empty config', async () => {
+    const { configSchema } = await import('../../../src/config/schema.js');
+    const { DEFAULT_CONFIG } = await import('../../../src/config/defaults.js');
+    expect(configSchema.parse({})).toEqual(DEFAULT_CONFIG);
   });
 });
 

@@ -1,0 +1,15 @@
+import type { ConfigOutput } from './schema.js';
+
+/**
+ * The defaults, as plain data: when there is no config file and no override, nothing needs
+ * validating and zod is never loaded (it costs about 90 ms of CLI start-up). A test asserts that
+ * `configSchema.parse({})` equals this object, so the two cannot drift.
+ */
+export const DEFAULT_CONFIG: ConfigOutput = {
+  maxFileBytes: 1_000_000,
+  ignore: [],
+  denylist: { add: [], remove: [] },
+  chunk: { windowLines: 60, overlapLines: 8, maxBytes: 4096 },
+  search: { limit: 10, weights: { stem: 6, path: 2, symbol: 5, body: 1, parts: 0.6 } },
+  lockTimeoutMs: 30_000,
+};
