@@ -33,10 +33,9 @@ export function isCompoundIdentifier(identifier: string): boolean {
 /**
  * The "parts" field of a text: the words of every compound identifier, each distinct identifier
  * once, in order of first appearance. Whole identifiers stay in the body field; this field lets
- * `user name` find `getUserName` and `user_name`. `cache` (one per file) memoises the splits,
- * which overlapping windows would otherwise repeat.
+ * `user name` find `getUserName` and `user_name`.
  */
-export function identifierParts(text: string, cache?: Map<string, string | null>): string {
+export function identifierParts(text: string): string {
   const ids = text.match(IDENTIFIER_RE);
   if (ids === null) return '';
   const seen = new Set<string>();
@@ -44,14 +43,49 @@ export function identifierParts(text: string, cache?: Map<string, string | null>
   for (const id of ids) {
     if (seen.has(id)) continue;
     seen.add(id);
-    let words = cache?.get(id);
-    if (words === undefined) {
-      words = id.length > 2 && SPLITTABLE_RE.test(id) ? splitIdentifier(id).join(' ') : null;
-      cache?.set(id, words);
-    }
-    if (words !== null) out.push(words);
+    if (id.length > 2 && SPLITTABLE_RE.test(id)) out.push(splitIdentifier(id).join(' '));
   }
   return out.join(' ; ');
+}
+
+/**
+ * Compound identifiers only, found by the regex engine in one pass (plain words never reach
+ * JavaScript): an identifier with a lower→upper, acronym→word, inner underscore or letter/digit
+ * boundary in it.
+ */
+const COMPOUND_IDENTIFIER_RE =
+  /(?<![A-Za-z0-9_$])[A-Za-z_$][A-Za-z0-9_$]*?(?:[a-z][A-Z]|[A-Z][A-Z][a-z]|[A-Za-z0-9]_+[A-Za-z0-9]|[A-Za-z][0-9]|[0-9][A-Za-z])[A-Za-z0-9_$]*/g;
+
+/**
+ * The compound identifiers of a whole file, by 0-based line, each split into words once. Chunks
+ * then take the parts of their lines (`partsOfLines`) instead of re-scanning overlapping text.
+ */
+export function compoundsByLine(text: string): string[][] {
+  const lines: string[][] = [[]];
+  let line = 0;
+  let nextNl = text.indexOf('\n');
+  const words = new Map<string, string>();
+  for (const m of text.matchAll(COMPOUND_IDENTIFIER_RE)) {
+    while (nextNl !== -1 && nextNl < m.index) {
+      line++;
+      lines[line] = [];
+      nextNl = text.indexOf('\n', nextNl + 1);
+    }
+    let split = words.get(m[0]);
+    if (split === undefined) {
+      split = splitIdentifier(m[0]).join(' ');
+      words.set(m[0], split);
+    }
+    lines[line]!.push(split);
+  }
+  return lines;
+}
+
+/** The distinct identifier parts of lines [first, last] (0-based), in order of first appearance. */
+export function partsOfLines(byLine: readonly (readonly string[] | undefined)[], first: number, last: number): string {
+  const seen = new Set<string>();
+  for (let l = first; l <= last && l < byLine.length; l++) for (const w of byLine[l] ?? []) seen.add(w);
+  return [...seen].join(' ; ');
 }
 
 /** Words of a relative path: every segment, split like an identifier, e.g. `src/ftsQuery.ts` → `src fts query ftsquery ts`. */

@@ -1,5 +1,5 @@
 import type { ChunkDraft } from '../core/chunk.js';
-import { identifierParts, isCompoundIdentifier, pathTerms, splitIdentifier, stemTerms } from '../core/code-tokens.js';
+import { identifierParts, isCompoundIdentifier, partsOfLines, pathTerms, splitIdentifier, stemTerms } from '../core/code-tokens.js';
 import type { FtsFields } from '../store/chunk-repo.js';
 
 /** Per-file fields, computed once and shared by all of a file's chunks. */
@@ -16,10 +16,14 @@ export function fileFields(path: string): FileFields {
  * The lexical fields of one chunk. `body` is the raw text (FTS5 keeps identifiers whole);
  * `parts` adds the words of compound identifiers; `symbol` is the chunk's name and breadcrumb.
  */
-export function chunkFields(file: FileFields, chunk: ChunkDraft, text: string, splitCache?: Map<string, string | null>): FtsFields {
+export function chunkFields(file: FileFields, chunk: ChunkDraft, text: string, compounds?: readonly (readonly string[] | undefined)[]): FtsFields {
   const names = chunk.defines?.length ? chunk.defines : chunk.symbol ? [chunk.symbol] : [];
   // each name whole and in words, so `calculate instability` meets `calculateInstability` here
   const words = names.map((n) => (isCompoundIdentifier(n) ? `${n} ${splitIdentifier(n).join(' ')}` : n));
   const symbol = [...words, chunk.container].filter(Boolean).join(' ; ');
-  return { stem: file.stem, path: file.path, symbol, body: text, parts: identifierParts(symbol ? `${symbol}\n${text}` : text, splitCache) };
+  // `compounds` (the file's compound identifiers by line) spares re-scanning overlapping windows
+  const bodyParts = compounds ? partsOfLines(compounds, chunk.startLine - 1, chunk.endLine - 1) : identifierParts(text);
+  const symbolParts = symbol ? identifierParts(symbol) : '';
+  const parts = symbolParts && bodyParts ? `${symbolParts} ; ${bodyParts}` : symbolParts || bodyParts;
+  return { stem: file.stem, path: file.path, symbol, body: text, parts };
 }

@@ -1,5 +1,6 @@
 import type { ChunkKind } from '../core/chunk.js';
 import type { ContentType, FileCandidate, SkipReason } from '../core/file.js';
+import { compoundsByLine } from '../core/code-tokens.js';
 import { contentHash } from '../core/hash.js';
 import type { ChunkConfig } from '../config/schema.js';
 import { readCandidate } from '../discover/read.js';
@@ -63,10 +64,10 @@ export function prepareFile(config: PrepareConfig, chunkers: ReturnType<typeof c
   const bytes = encoder.encode(result.text);
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const file = fileFields(candidate.path);
-  const splitCache = new Map<string, string | null>();
+  const compounds = compoundsByLine(result.text);
   const chunks = drafts.map((d): PreparedChunk => {
     const text = view.subarray(d.startByte, d.endByte).toString('utf8');
-    const fields = chunkFields(file, d, text, splitCache);
+    const fields = chunkFields(file, d, text, compounds);
     return {
       kind: d.kind,
       startLine: d.startLine,

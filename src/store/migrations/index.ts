@@ -1,5 +1,6 @@
 import { migration001 } from './001-initial.js';
 import { migration002 } from './002-skipped.js';
+import { migration003 } from './003-drop-chunk-hash-index.js';
 
 export interface Migration {
   readonly version: number;
@@ -8,7 +9,7 @@ export interface Migration {
 }
 
 /** Numbered migrations, applied in order; `PRAGMA user_version` records the last one applied. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003];
 
 /** The schema version this build writes. A database with a higher user_version is refused. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

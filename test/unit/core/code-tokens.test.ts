@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identifierParts, isCompoundIdentifier, pathTerms, splitIdentifier, stemTerms } from '../../../src/core/code-tokens.js';
+import { compoundsByLine, identifierParts, isCompoundIdentifier, partsOfLines, pathTerms, splitIdentifier, stemTerms } from '../../../src/core/code-tokens.js';
 
 describe('splitIdentifier', () => {
   it.each([
@@ -44,5 +44,21 @@ describe('path terms', () => {
     expect(pathTerms('src/search/ftsQuery.test.ts')).toBe('src search fts query ftsquery test ts');
     expect(stemTerms('src/store/writer-lock.ts')).toBe('writer lock');
     expect(stemTerms('Makefile')).toBe('makefile');
+  });
+});
+
+describe('compoundsByLine / partsOfLines', () => {
+  it('indexes compound identifiers per line and gives a chunk the distinct parts of its lines', () => {
+    const text = 'const userName = 1;\nplain words only\ngetUserName(userName); x_y_z\n\nparseHTTP2Response()';
+    const byLine = compoundsByLine(text);
+    expect(byLine).toEqual([['user name'], [], ['get user name', 'user name', 'x y z'], [], ['parse http 2 response']]);
+    expect(partsOfLines(byLine, 0, 2)).toBe('user name ; get user name ; x y z');
+    expect(partsOfLines(byLine, 3, 9)).toBe('parse http 2 response');
+  });
+
+  it('agrees with identifierParts on the words it finds', () => {
+    const text = 'function loadConfigFile(pathName) {\n  return readFileSync(pathName, "utf8").trim_end;\n}';
+    const fromLines = new Set(partsOfLines(compoundsByLine(text), 0, 2).split(' ; '));
+    expect(fromLines).toEqual(new Set(identifierParts(text).split(' ; ')));
   });
 });
