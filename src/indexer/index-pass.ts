@@ -117,8 +117,10 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
     batches.push(batch);
   }
   const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk };
-  const preparer: Preparer = bytesTotal >= WORKER_MIN_BYTES && batches.length > 1 ? workerPreparer(prepareConfig, ctx.logger) : inlinePreparer(prepareConfig);
-  // pipeline: the next batch is prepared (on the worker) while this one is written
+  const large = bytesTotal >= WORKER_MIN_BYTES && batches.length > 1;
+  const preparer: Preparer = large ? workerPreparer(prepareConfig, ctx.logger) : inlinePreparer(prepareConfig);
+  // pipeline: the next batch is prepared (on the worker) while this one is written; the worker is
+  // closed whatever happens, or it would keep the process alive
   let next: Promise<PreparedFile[]> | undefined;
   try {
     next = batches.length > 0 ? preparer.prepare(batches[0]!) : undefined;
@@ -147,7 +149,7 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
     store.meta.set('file_count', store.files.count());
     if (!scope) store.meta.setJson('last_pass_skipped', tally.skipped);
   });
-  if (tally.indexed > 1000) {
+  if (large || tally.indexed > 1000) {
     store.optimize();
     store.checkpoint();
   }
