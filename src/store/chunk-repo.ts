@@ -31,19 +31,21 @@ export class ChunkRepo {
   private readonly countStmt;
 
   constructor(db: Db) {
-    this.insertStmt = db.prepare(
+    // positional parameters: binding by name costs a lookup per column per row in bulk inserts
+    this.insertStmt = db.prepare<[number, number, string, number, number, number, number, string, string | null, string | null]>(
       `INSERT INTO chunks(file_id, ordinal, kind, start_line, end_line, start_byte, end_byte, hash, symbol, container)
-       VALUES (@fileId, @ordinal, @kind, @startLine, @endLine, @startByte, @endByte, @hash, @symbol, @container)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertFtsStmt = db.prepare('INSERT INTO chunks_fts(rowid, stem, path, symbol, body, parts) VALUES (@rowid, @stem, @path, @symbol, @body, @parts)');
+    this.insertFtsStmt = db.prepare<[number, string, string, string, string, string]>('INSERT INTO chunks_fts(rowid, stem, path, symbol, body, parts) VALUES (?, ?, ?, ?, ?, ?)');
     this.deleteFtsStmt = db.prepare<[number]>('DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?)');
     this.deleteStmt = db.prepare<[number]>('DELETE FROM chunks WHERE file_id = ?');
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks');
   }
 
   insert(fileId: number, chunk: ChunkRecord, fields: FtsFields): number {
-    const rowid = Number(this.insertStmt.run({ fileId, ...chunk }).lastInsertRowid);
-    this.insertFtsStmt.run({ rowid, ...fields });
+    const c = chunk;
+    const rowid = Number(this.insertStmt.run(fileId, c.ordinal, c.kind, c.startLine, c.endLine, c.startByte, c.endByte, c.hash, c.symbol, c.container).lastInsertRowid);
+    this.insertFtsStmt.run(rowid, fields.stem, fields.path, fields.symbol, fields.body, fields.parts);
     return rowid;
   }
 
