@@ -1,4 +1,3 @@
-import type { ChunkKind } from '../core/chunk.js';
 import type { ContentType, FileCandidate, SkipReason } from '../core/file.js';
 import { compoundsByLine } from '../core/code-tokens.js';
 import { contentHash } from '../core/hash.js';
@@ -6,6 +5,7 @@ import type { ChunkConfig } from '../config/schema.js';
 import { readCandidate } from '../discover/read.js';
 import { createChunkers } from '../parse/chunker.js';
 import { LineTable } from '../parse/line-table.js';
+import type { ChunkRecord } from '../store/chunk-repo.js';
 import { chunkFields, fileFields } from './fts-fields.js';
 
 const encoder = new TextEncoder();
@@ -17,17 +17,9 @@ export interface PrepareConfig {
   readonly chunk: ChunkConfig;
 }
 
-/** A chunk ready to be written: its row, minus the text (sliced from the file's bytes on write). */
-export interface PreparedChunk {
-  readonly kind: ChunkKind;
-  readonly startLine: number;
-  readonly endLine: number;
-  readonly startByte: number;
-  readonly endByte: number;
-  readonly hash: string;
-  readonly symbol: string | null;
-  readonly container: string | null;
-  /** FTS fields that are not the body (the body is the chunk text). */
+/** A chunk ready to be written: its row (the ordinal is its position), minus the text, which is
+ * sliced from the file's bytes on write; plus the FTS fields that are not the body. */
+export interface PreparedChunk extends Omit<ChunkRecord, 'ordinal'> {
   readonly symbolField: string;
   readonly parts: string;
 }
