@@ -145,7 +145,7 @@ async function main(): Promise<void> {
   const engine = open.value;
   const status = summarize(Array.from({ length: 5 }, () => timeSync(() => engine.status()).ms));
   console.log(`db ${db}: ${engine.status().files} files, ${engine.status().chunks} chunks`);
-  console.log(`open + first search ${fmtMs(open.ms)}; engine.status() p50 ${fmtMs(status.p50)} (`scry status`; `scry search` only checks isIndexed())`);
+  console.log(`open + first search ${fmtMs(open.ms)}; engine.status() p50 ${fmtMs(status.p50)} (scry status; scry search only checks isIndexed())`);
 
   const local = await inProcess(engine, queries, rounds);
   engine.close();
