@@ -1,5 +1,6 @@
 import type { ChunkKind } from '../core/chunk.js';
 import type { ContentType } from '../core/file.js';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 
 /** One FTS match joined with its chunk and file. `bm25` is FTS5's value: lower is better. */
@@ -45,7 +46,7 @@ const TOKENIZER = `"porter unicode61 remove_diacritics 2 tokenchars '_'"`;
 /** Read-side SQL for lexical search. The FTS expression is built by search/, never from raw user text. */
 export class SearchRepo {
   private pathMatch: ((path: string) => boolean) | undefined;
-  private tempReady = false;
+  private temp: { clear: Statement<[]>; insert: Statement<[number, string]>; terms: Statement<[], { index: number; term: string }> } | undefined;
   private readonly dfCache = new Map<string, number>();
   private dfVersion = '';
   private readonly vocabStmt;
@@ -99,16 +100,11 @@ export class SearchRepo {
    */
   termStats(tokens: readonly string[]): TermStat[] {
     if (tokens.length === 0) return [];
-    if (!this.tempReady) {
-      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.scry_qtok USING fts5(t, tokenize = ${TOKENIZER});
-        CREATE VIRTUAL TABLE IF NOT EXISTS temp.scry_qtok_vocab USING fts5vocab(temp, scry_qtok, 'instance');`);
-      this.tempReady = true;
-    }
-    const insert = this.db.prepare<[number, string]>('INSERT INTO temp.scry_qtok(rowid, t) VALUES (?, ?)');
+    const temp = this.tokenizerTable();
     const instances = this.db.transaction(() => {
-      this.db.exec('DELETE FROM temp.scry_qtok');
-      tokens.forEach((t, i) => insert.run(i, t));
-      return this.db.prepare<[], { index: number; term: string }>('SELECT doc AS "index", term FROM temp.scry_qtok_vocab ORDER BY doc, offset').all();
+      temp.clear.run();
+      tokens.forEach((t, i) => temp.insert.run(i, t));
+      return temp.terms.all();
     })();
     // One lookup per distinct term: a correlated subquery would not use fts5vocab's term index.
     const version = this.dataVersion();
@@ -117,6 +113,20 @@ export class SearchRepo {
       this.dfVersion = version;
     }
     return instances.map((r) => ({ index: r.index, term: r.term, df: this.documentFrequency(r.term) }));
+  }
+
+  /** The temporary FTS5 table that runs query words through the index's tokenizer, made once per connection. */
+  private tokenizerTable(): NonNullable<SearchRepo['temp']> {
+    if (!this.temp) {
+      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.scry_qtok USING fts5(t, tokenize = ${TOKENIZER});
+        CREATE VIRTUAL TABLE IF NOT EXISTS temp.scry_qtok_vocab USING fts5vocab(temp, scry_qtok, 'instance');`);
+      this.temp = {
+        clear: this.db.prepare('DELETE FROM temp.scry_qtok'),
+        insert: this.db.prepare('INSERT INTO temp.scry_qtok(rowid, t) VALUES (?, ?)'),
+        terms: this.db.prepare('SELECT doc AS "index", term FROM temp.scry_qtok_vocab ORDER BY doc, offset'),
+      };
+    }
+    return this.temp;
   }
 
   /** Chunks containing `term` (as stored), cached until the index changes. */
