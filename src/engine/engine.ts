@@ -126,7 +126,16 @@ class EngineImpl implements Engine {
     return this.store;
   }
 
-  async index(options: IndexOptions = {}): Promise<IndexReport> {
+  /** Passes of this engine run one after another: the lock file serialises processes, this chain the calls of one process. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  index(options: IndexOptions = {}): Promise<IndexReport> {
+    const run = this.queue.then(() => this.indexNow(options));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async indexNow(options: IndexOptions): Promise<IndexReport> {
     if (this.closed) throw new EngineError('CLOSED');
     await this.lock.acquire({ timeoutMs: this.config.lockTimeoutMs, onWait: (o: LockOwner) => options.onLockWait?.({ pid: o.pid }) });
     try {

@@ -60,3 +60,21 @@ describe('index({ paths }): re-checking only what changed', () => {
     expect((await engine.search('aaa_marker')).results[0]!.path).toBe('src/extra/a.ts');
   });
 });
+
+describe('concurrent index() calls in one process', () => {
+  it('run one after another instead of failing on the lock', async () => {
+    const t = tempDir();
+    try {
+      const root = join(t.dir, 'repo');
+      writeSmallRepo(root);
+      const engine = await createEngine({ root, env: isolatedEnv(t.dir), config: { lockTimeoutMs: 0 } });
+      writeTree(root, { 'src/late.ts': 'export const lateArrival = 1;\n' });
+      const [a, b] = await Promise.all([engine.index(), engine.index({ paths: ['src/late.ts'] })]);
+      expect(a.filesIndexed).toBe(7);
+      expect(b).toMatchObject({ filesSeen: 1, filesIndexed: 0 }); // already indexed by the first pass
+      engine.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+});
