@@ -118,7 +118,7 @@ describe('engine: index, search, status', () => {
     const query = `Error: SQLITE_BUSY when calling openDatabase\n${frames}`.slice(0, 50 * 1024);
     const r = await engine.search(query);
     expect(r.meta.longQuery).toBe(true);
-    expect(r.meta.terms.length).toBeLessThanOrEqual(24);
+    expect(r.meta.terms.length).toBeLessThanOrEqual(40);
     expect(r.results[0]!.path).toBe('src/db/open-database.ts');
   });
 
