@@ -71,10 +71,3 @@ export class EngineError extends Error {
 export function isEngineError(err: unknown, code?: ErrorCode): err is EngineError {
   return err instanceof EngineError && (code === undefined || err.code === code);
 }
-
-/** Wraps anything thrown into an EngineError, keeping the original as `cause`. */
-export function toEngineError(err: unknown): EngineError {
-  if (err instanceof EngineError) return err;
-  const reason = err instanceof Error ? err.message : String(err);
-  return new EngineError('INTERNAL', { reason }, { cause: err });
-}

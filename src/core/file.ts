@@ -28,17 +28,3 @@ export type SkipReason =
   | 'broken_symlink'
   | 'unreadable'
   | 'special_file';
-
-export const SKIP_REASONS: readonly SkipReason[] = [
-  'ignored',
-  'denylist',
-  'secret',
-  'too_large',
-  'binary',
-  'minified',
-  'symlink_outside_root',
-  'symlink_duplicate',
-  'broken_symlink',
-  'unreadable',
-  'special_file',
-];

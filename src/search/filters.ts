@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
 import { CONTENT_TYPES, type ContentType } from '../core/file.js';
 import { EngineError } from '../core/errors.js';
+import { knownLanguages } from '../discover/language.js';
 import type { FtsFilter } from '../store/search-repo.js';
 
 const LANGUAGE_ALIASES: Record<string, string> = {
@@ -49,6 +50,10 @@ export function compileFilters(filters: SearchFilters): FtsFilter {
     }
   }
   const languages = list(filters.language).map((l) => LANGUAGE_ALIASES[l.toLowerCase()] ?? l.toLowerCase());
+  const known = knownLanguages();
+  for (const l of languages) {
+    if (!known.includes(l)) throw new EngineError('INVALID_ARGUMENT', { name: 'language', reason: `unknown language "${l}"; use one of ${known.join(', ')}` });
+  }
   return {
     languages: languages.length > 0 ? languages : undefined,
     contentTypes: contentTypes.length > 0 ? contentTypes : undefined,

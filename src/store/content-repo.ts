@@ -5,21 +5,11 @@ export class ContentRepo {
   private readonly putStmt;
   private readonly deleteStmt;
   private readonly sliceStmt;
-  private readonly hasStmt;
 
   constructor(db: Db) {
     this.putStmt = db.prepare<[string, Buffer]>('INSERT INTO content(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO NOTHING');
     this.deleteStmt = db.prepare<[string]>('DELETE FROM content WHERE hash = ?');
     this.sliceStmt = db.prepare<[number, number, string], { text: Buffer }>('SELECT substr(body, ?, ?) AS text FROM content WHERE hash = ?');
-    this.hasStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM content WHERE hash = ?');
-  }
-
-  has(hash: string): boolean {
-    return this.hasStmt.get(hash) !== undefined;
-  }
-
-  put(hash: string, text: string): void {
-    this.putStmt.run(hash, Buffer.from(text, 'utf8'));
   }
 
   /** Stores already UTF-8-encoded text. */

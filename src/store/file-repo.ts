@@ -126,9 +126,4 @@ export class FileRepo {
     }
     return { files, bytes, byLanguage, byContentType };
   }
-
-  /** All indexed paths, sorted, for "did you mean" suggestions and glob validation. */
-  paths(): string[] {
-    return this.db.prepare<[], { path: string }>('SELECT path FROM files ORDER BY path').all().map((r) => r.path);
-  }
 }

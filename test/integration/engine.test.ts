@@ -63,6 +63,7 @@ describe('engine: index, search, status', () => {
     const prefix = await engine.search('port', { path: 'src/parse' });
     expect(prefix.results.map((r) => r.path)).toEqual(['src/parse/configLoader.ts']);
     await expect(engine.search('port', { type: 'binary' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(engine.search('port', { language: 'klingon' })).rejects.toThrow(/unknown language "klingon"; use one of .*typescript/);
   });
 
   it('is incremental: unchanged, touched, changed, deleted and renamed files', async () => {
