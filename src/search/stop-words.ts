@@ -1,6 +1,7 @@
 /**
  * Words dropped from prose queries: English function words, and words that name the *kind* of
- * thing wanted ("function", "code") rather than its content. Never applied to identifiers, and
+ * thing wanted ("function", "code") rather than its content. Verbs that start identifiers (get,
+ * set, find, show, load...) are kept: "get user" must still meet `getUser`. Never applied to identifiers, and
  * ignored entirely when a query is made only of them.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -12,7 +13,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'themselves then there these they this those through to too under until up very was we were what when where which while who ' +
     'whom why will with would you your yours yourself yourselves ' +
     // query boilerplate
-    'please find show get me look looking want need see tell explain where whereabouts code function functions method methods ' +
+    'please me looking want need tell explain where whereabouts code function functions method methods ' +
     'file files implement implemented implementation implementations logic located defined definition happen happens thing things'
   ).split(/\s+/),
 );

@@ -24,6 +24,8 @@ describe('parseQuery', () => {
     const keys = parseQuery('open database handle').groups.map((g) => g.key);
     expect(keys).toEqual(['w:open', 'w:database', 'w:handle', 'j:opendatabase', 'j:databasehandle']);
     expect(parseQuery('the open database').groups.map((g) => g.key)).not.toContain('j:theopen');
+    // identifier verbs are not stop words: "get user" still meets getUser
+    expect(parseQuery('get user').groups.map((g) => g.key)).toEqual(['w:get', 'w:user', 'j:getuser']);
     expect(parseQuery(`open database ${'and more words '.repeat(20)}`).groups.some((g) => g.kind === 'joined')).toBe(false);
   });
 
