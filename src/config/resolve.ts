@@ -106,10 +106,12 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
   const sources: string[] = ['defaults'];
   const file = root !== undefined ? readConfigFile(root) : undefined;
   if (file) sources.push(file.source);
-  if (file) await parse(file.input, file.source); // errors name the file, not the merge
-  const merged =
-    file || options.overrides
-      ? await parse(deepMerge(file?.input ?? {}, options.overrides ?? {}), options.overrides ? 'options' : file!.source)
+  // with overrides, the file is validated on its own first, so that its errors name the file
+  if (file && options.overrides) await parse(file.input, file.source);
+  const merged = options.overrides
+    ? await parse(deepMerge(file?.input ?? {}, options.overrides), 'options')
+    : file
+      ? await parse(file.input, file.source)
       : structuredClone(DEFAULT_CONFIG);
   if (options.overrides) sources.push('options');
 

@@ -4,6 +4,7 @@ import type { ContentType, FileCandidate, SkipReason } from '../core/file.js';
 import { contentHash } from '../core/hash.js';
 import { decodeText } from './decode.js';
 import { looksSecret } from './denylist.js';
+import { isInside } from './walk.js';
 import { detectLanguage } from './language.js';
 
 export type ReadResult =
@@ -44,7 +45,7 @@ export function readCandidate(root: string, candidate: FileCandidate, maxFileByt
       bytes = readNoFollow(candidate.absPath);
     } else {
       real = realpathSync(candidate.absPath);
-      if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
+      if (!isInside(root, real)) {
         return { ok: false, reason: 'symlink_outside_root' };
       }
       bytes = readFileSync(real);

@@ -31,7 +31,8 @@ interface Filters {
   readonly secrets: Ignore;
 }
 
-function isInside(root: string, real: string): boolean {
+/** Is the real path `real` the root or inside it? */
+export function isInside(root: string, real: string): boolean {
   return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
