@@ -22,6 +22,8 @@ export const weightsSchema = z
     path: z.number().min(0).max(100).default(2),
     /** Symbol or heading name of the chunk. Default 5. */
     symbol: z.number().min(0).max(100).default(5),
+    /** Declaration head of the chunk's symbol: parameter and type names. Default 2. */
+    signature: z.number().min(0).max(100).default(2),
     /** The chunk text, identifiers kept whole. Default 1. */
     body: z.number().min(0).max(100).default(1),
     /** Sub-words of compound identifiers (camelCase, snake_case...). Default 0.6. */
@@ -47,10 +49,10 @@ export const configSchema = z
       .object({
         /** Default number of results. Range 1–1000; default 10. */
         limit: z.number().int().min(1).max(1000).default(10),
-        weights: weightsSchema.default({ stem: 6, path: 2, symbol: 5, body: 1, parts: 0.6 }),
+        weights: weightsSchema.default({ stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }),
       })
       .strict()
-      .default({ limit: 10, weights: { stem: 6, path: 2, symbol: 5, body: 1, parts: 0.6 } }),
+      .default({ limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 } }),
     /** How long a writer waits for another process's index lock before INDEX_LOCKED. Default 30 s. */
     lockTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),
   })

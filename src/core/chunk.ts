@@ -1,7 +1,12 @@
 import type { ContentType } from './file.js';
+import type { ImportDraft, SymbolDraft, SymbolKind } from './symbol.js';
 
-/** How a chunk was cut. Later chunkers (tree-sitter) add kinds; never rename one. */
-export type ChunkKind = 'window' | 'section' | 'frontmatter' | 'file';
+/**
+ * How a chunk was cut: a line window, a markdown section or frontmatter, a config key, a group of
+ * top-level statements or imports, or a definition (then the kind of the symbol it defines).
+ * Stored and returned to users: add kinds, never rename one.
+ */
+export type ChunkKind = 'window' | 'section' | 'frontmatter' | 'file' | 'key' | 'statements' | 'imports' | SymbolKind;
 
 /** A chunk as a chunker produces it: a span of one file's text. */
 export interface ChunkDraft {
@@ -20,6 +25,25 @@ export interface ChunkDraft {
   readonly container?: string | undefined;
   /** Names this chunk defines (best effort for the window chunker), indexed in the symbol field. */
   readonly defines?: readonly string[] | undefined;
+  /** Declaration head of the chunk's symbol (code) — indexed as a weighted field and shown in results. */
+  readonly signature?: string | undefined;
+}
+
+/** Why a file that has a grammar was chunked by the line-window fallback instead. Stable strings. */
+export type FallbackReason = 'grammar_unavailable' | 'parse_timeout' | 'parse_error' | 'too_deep';
+
+/** Everything a parser learns from one file. */
+export interface ParsedFile {
+  readonly chunks: ChunkDraft[];
+  /** Definitions (code files parsed with a grammar); empty otherwise. */
+  readonly symbols: readonly SymbolDraft[];
+  readonly imports: readonly ImportDraft[];
+  /** Document metadata, e.g. markdown YAML frontmatter as plain JSON values. */
+  readonly metadata?: Readonly<Record<string, unknown>> | undefined;
+  /** Which parser produced this (`tree-sitter`, `window`, `markdown`, `json`...). */
+  readonly parser: string;
+  /** Set when a grammar exists for the language but the window fallback was used. */
+  readonly fallback?: FallbackReason | undefined;
 }
 
 /** The file a chunker is asked to cut. */

@@ -8,5 +8,8 @@
  *  2 — no window repeats a subset of the previous one; markdown chunks (frontmatter, fences longer
  *      than maxBytes) stay within maxBytes; windows prefer to end before a definition and record
  *      the names they define (symbol field).
+ *  3 — tree-sitter chunking of 12 languages (definitions, container breadcrumbs, signatures,
+ *      merged small siblings, inner-block splits); symbols and imports per file; FTS field
+ *      `signature`; config files by key path; markdown frontmatter metadata.
  */
-export const INDEX_FEATURE_VERSION = 2;
+export const INDEX_FEATURE_VERSION = 3;

@@ -14,7 +14,8 @@ export function fileFields(path: string): FileFields {
 
 /**
  * The lexical fields of one chunk. `body` is the raw text (FTS5 keeps identifiers whole);
- * `parts` adds the words of compound identifiers; `symbol` is the chunk's name and breadcrumb.
+ * `parts` adds the words of compound identifiers; `symbol` is the chunk's name and breadcrumb;
+ * `signature` is the declaration head of the chunk's symbol (parameter and type names).
  */
 export function chunkFields(file: FileFields, chunk: ChunkDraft, text: string, compounds?: readonly (readonly string[] | undefined)[]): FtsFields {
   const names = chunk.defines?.length ? chunk.defines : chunk.symbol ? [chunk.symbol] : [];
@@ -25,5 +26,5 @@ export function chunkFields(file: FileFields, chunk: ChunkDraft, text: string, c
   const bodyParts = compounds ? partsOfLines(compounds, chunk.startLine - 1, chunk.endLine - 1) : identifierParts(text);
   const symbolParts = symbol ? identifierParts(symbol) : '';
   const parts = symbolParts && bodyParts ? `${symbolParts} ; ${bodyParts}` : symbolParts || bodyParts;
-  return { stem: file.stem, path: file.path, symbol, body: text, parts };
+  return { stem: file.stem, path: file.path, symbol, signature: chunk.signature ?? '', body: text, parts };
 }

@@ -8,7 +8,7 @@ import type { SkipRecord } from '../store/skip-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
 import type { IndexReport } from './index-report.js';
 import { inlinePreparer, workerPreparer, type Preparer } from './prepare-pool.js';
-import type { PreparedFile } from './prepare.js';
+import type { FallbackNote, PreparedBatch } from './prepare.js';
 import { removeFile, writeBatch, type Tally } from './write-batch.js';
 import type { ProgressListener } from './progress.js';
 
@@ -49,6 +49,17 @@ function needsWork(stored: StoredFile | undefined, c: FileCandidate): boolean {
 function skippedBefore(record: SkipRecord | undefined, c: FileCandidate): boolean {
   if (!record || record.featureVersion !== INDEX_FEATURE_VERSION) return false;
   return record.size === c.size && record.mtimeMs === c.mtimeMs && c.mtimeMs < record.recordedAtMs - RACY_MS;
+}
+
+/** Logs a grammar fallback once per language and reason for the pass (status shows them all). */
+function fallbackReporter(logger: Logger): (note: FallbackNote) => void {
+  const seen = new Set<string>();
+  return (note) => {
+    const key = `${note.language}:${note.reason}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    logger.warn(`${note.language}: chunked by line windows (${note.reason})`, { path: note.path, ...(note.detail ? { detail: note.detail } : {}) });
+  };
 }
 
 const yieldToLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
@@ -119,23 +130,29 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
   const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk };
   const large = bytesTotal >= WORKER_MIN_BYTES && batches.length > 1;
   const preparer: Preparer = large ? workerPreparer(prepareConfig, ctx.logger) : inlinePreparer(prepareConfig);
-  // pipeline: the next batch is prepared (on the worker) while this one is written; the worker is
-  // closed whatever happens, or it would keep the process alive
-  let next: Promise<PreparedFile[]> | undefined;
+  const noteFallback = fallbackReporter(ctx.logger);
+  // pipeline: the next batches are prepared (on the workers) while this one is written; the
+  // workers are closed whatever happens, or they would keep the process alive
+  const inflight: Array<Promise<PreparedBatch>> = [];
+  let queued = 0;
+  const fill = (): void => {
+    while (queued < batches.length && inflight.length < preparer.parallelism + 1) inflight.push(preparer.prepare(batches[queued++]!));
+  };
   try {
-    next = batches.length > 0 ? preparer.prepare(batches[0]!) : undefined;
+    fill();
     for (let b = 0; b < batches.length; b++) {
       ctx.signal?.throwIfAborted();
-      const prepared = await next!;
-      next = b + 1 < batches.length ? preparer.prepare(batches[b + 1]!) : undefined;
-      writeBatch({ store, now: ctx.clock.now(), stored, skips, tally, skip }, prepared);
+      const prepared = await inflight.shift()!;
+      fill();
+      for (const f of prepared.fallbacks) noteFallback(f);
+      writeBatch({ store, now: ctx.clock.now(), stored, skips, tally, skip }, prepared.files);
       filesDone += batches[b]!.length;
       bytesDone += batches[b]!.reduce((n, c) => n + c.size, 0);
       ctx.onProgress?.({ phase: 'index', filesDone, filesTotal: work.length, bytesDone, bytesTotal });
       await yieldToLoop();
     }
   } finally {
-    next?.catch(() => {}); // an abort leaves one batch in flight: its result is not wanted
+    for (const p of inflight) p.catch(() => {}); // an abort leaves batches in flight: their results are not wanted
     await preparer.close();
   }
 

@@ -3,7 +3,11 @@ import { compoundsByLine } from '../core/code-tokens.js';
 import { contentHash } from '../core/hash.js';
 import type { ChunkConfig } from '../config/schema.js';
 import { readCandidate } from '../discover/read.js';
-import { createChunkers } from '../parse/chunker.js';
+import type { FallbackReason } from '../core/chunk.js';
+import type { ImportDraft, SymbolDraft } from '../core/symbol.js';
+import { createFileParser, type FileParser } from '../parse/chunker.js';
+import { loadGrammars } from '../parse/grammars.js';
+import { grammarLanguages } from '../parse/languages/registry.js';
 import { LineTable } from '../parse/line-table.js';
 import type { ChunkRecord } from '../store/chunk-repo.js';
 import { chunkFields, fileFields } from './fts-fields.js';
@@ -21,6 +25,7 @@ export interface PrepareConfig {
  * sliced from the file's bytes on write; plus the FTS fields that are not the body. */
 export interface PreparedChunk extends Omit<ChunkRecord, 'ordinal'> {
   readonly symbolField: string;
+  readonly signatureField: string;
   readonly parts: string;
 }
 
@@ -40,18 +45,37 @@ export type PreparedFile =
       readonly stem: string;
       readonly path: string;
       readonly chunks: readonly PreparedChunk[];
+      readonly symbols: readonly SymbolDraft[];
+      readonly imports: readonly ImportDraft[];
+      readonly parser: string;
+      readonly fallback: FallbackReason | null;
+      readonly metadata: string | null;
     };
+
+/** A file of a language with a grammar that was chunked by line windows instead. */
+export interface FallbackNote {
+  readonly language: string;
+  readonly reason: FallbackReason;
+  readonly path: string;
+  readonly detail?: string | undefined;
+}
+
+export interface PreparedBatch {
+  readonly files: PreparedFile[];
+  readonly fallbacks: FallbackNote[];
+}
 
 /**
  * Everything about a file that needs no database: read, decode, refuse, chunk, hash, and compute
  * the FTS fields. Pure CPU work, so that it can run on a worker thread while the main thread
  * writes the previous batch.
  */
-export function prepareFile(config: PrepareConfig, chunkers: ReturnType<typeof createChunkers>, candidate: FileCandidate): PreparedFile {
+export function prepareFile(config: PrepareConfig, parser: FileParser, candidate: FileCandidate): PreparedFile {
   const result = readCandidate(config.root, candidate, config.maxFileBytes);
   if (!result.ok) return { ok: false, candidate, reason: result.reason };
   const input = { path: candidate.path, language: result.language, contentType: result.contentType, text: result.text };
-  const drafts = chunkers.forFile(input).chunk(input);
+  const parsed = parser.parse(input);
+  const drafts = parsed.chunks;
   // its own ArrayBuffer (never a slice of Buffer's shared pool), so that it can be transferred
   const bytes = encoder.encode(result.text);
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -69,7 +93,9 @@ export function prepareFile(config: PrepareConfig, chunkers: ReturnType<typeof c
       hash: contentHash(text),
       symbol: d.symbol ?? null,
       container: d.container ?? null,
+      signature: d.signature ?? null,
       symbolField: fields.symbol,
+      signatureField: fields.signature,
       parts: fields.parts,
     };
   });
@@ -86,11 +112,21 @@ export function prepareFile(config: PrepareConfig, chunkers: ReturnType<typeof c
     stem: file.stem,
     path: file.path,
     chunks,
+    symbols: parsed.symbols,
+    imports: parsed.imports,
+    parser: parsed.parser,
+    fallback: parsed.fallback ?? null,
+    metadata: parsed.metadata ? JSON.stringify(parsed.metadata) : null,
   };
 }
 
-/** Prepares a batch; `createChunkers` is per call so that a worker needs nothing but config. */
-export function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[]): PreparedFile[] {
-  const chunkers = createChunkers(config.chunk);
-  return batch.map((c) => prepareFile(config, chunkers, c));
+/**
+ * Prepares a batch. The grammars its languages need are loaded first (once per thread, cached);
+ * everything after that is synchronous. A worker needs nothing but config.
+ */
+export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[]): Promise<PreparedBatch> {
+  const grammars = await loadGrammars(batch.flatMap((c) => grammarLanguages(c.language)));
+  const fallbacks: FallbackNote[] = [];
+  const parser = createFileParser(config.chunk, grammars, (language, reason, path, detail) => fallbacks.push({ language, reason, path, detail }));
+  return { files: batch.map((c) => prepareFile(config, parser, c)), fallbacks };
 }

@@ -20,6 +20,7 @@ const REMEMBERED: ReadonlySet<SkipReason> = new Set(['binary', 'minified', 'secr
 
 export function removeFile(store: IndexStore, s: StoredFile): void {
   store.chunks.deleteForFile(s.id);
+  store.structure.deleteForFile(s.id);
   store.files.delete(s.id);
   if (!store.files.isHashUsed(s.hash)) store.content.delete(s.hash);
 }
@@ -68,8 +69,15 @@ export function writeBatch(ctx: WriteContext, prepared: readonly PreparedFile[])
         lineCount: file.lineCount,
         featureVersion: INDEX_FEATURE_VERSION,
         indexedAtMs: now,
+        parser: file.parser,
+        fallback: file.fallback,
+        metadata: file.metadata,
       });
-      if (old) store.chunks.deleteForFile(fileId);
+      if (old) {
+        store.chunks.deleteForFile(fileId);
+        store.structure.deleteForFile(fileId);
+      }
+      store.structure.insert(fileId, file.symbols, file.imports);
       const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
       store.content.putBytes(file.hash, bytes);
       if (old && old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
@@ -77,8 +85,8 @@ export function writeBatch(ctx: WriteContext, prepared: readonly PreparedFile[])
         const body = bytes.subarray(c.startByte, c.endByte).toString('utf8');
         store.chunks.insert(
           fileId,
-          { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container },
-          { stem: file.stem, path: file.path, symbol: c.symbolField, body, parts: c.parts },
+          { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container, signature: c.signature },
+          { stem: file.stem, path: file.path, symbol: c.symbolField, signature: c.signatureField, body, parts: c.parts },
         );
       });
       tally.chunks += file.chunks.length;

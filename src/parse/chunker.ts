@@ -1,24 +1,70 @@
-import type { ChunkDraft, ChunkInput } from '../core/chunk.js';
+import type { ChunkDraft, ChunkInput, FallbackReason, ParsedFile } from '../core/chunk.js';
 import type { ChunkConfig } from '../config/schema.js';
-import { chunkMarkdown } from './markdown-chunker.js';
+import { parseCode } from './code-parser.js';
+import type { LoadedGrammar } from './grammars.js';
+import { languageSpec } from './languages/registry.js';
+import { chunkConfig } from './config-chunker.js';
+import { chunkMarkdown, markdownMetadata } from './markdown-chunker.js';
 import { chunkWindows } from './window-chunker.js';
 
 /**
  * A chunker cuts one file into spans. Implementations must be deterministic and cover every
- * non-blank line of the file (overlap allowed up to the configured overlap). The tree-sitter
- * chunkers of a later issue plug in here.
+ * non-blank line of the file (overlap allowed up to the configured overlap).
  */
 export interface Chunker {
-  /** Stable name, recorded with each chunk's kind for debugging. */
+  /** Stable name, recorded as the file's parser. */
   readonly name: string;
   chunk(input: ChunkInput): ChunkDraft[];
 }
 
+/** Cuts any file into a ParsedFile, choosing the parser by language. */
+export interface FileParser {
+  parse(input: ChunkInput): ParsedFile;
+}
+
+/** Called once per language and reason when a grammar'd file falls back to line windows. */
+export type FallbackListener = (language: string, reason: FallbackReason, path: string, detail?: string) => void;
+
+const plain = (chunks: ChunkDraft[], parser: string, fallback?: FallbackReason): ParsedFile => ({ chunks, symbols: [], imports: [], parser, ...(fallback ? { fallback } : {}) });
 
 export function createChunkers(config: ChunkConfig): { forFile(input: ChunkInput): Chunker } {
   const window: Chunker = { name: 'window', chunk: (input) => chunkWindows(input.text, config, input.language) };
   const markdown: Chunker = { name: 'markdown', chunk: (input) => chunkMarkdown(input.text, config) };
   return {
     forFile: (input) => (input.language === 'markdown' ? markdown : window),
+  };
+}
+
+/**
+ * The parser for every file of a pass. `grammars` are the tree-sitter grammars already loaded
+ * (loading is async, parsing is not); a language with a spec but no loaded grammar, or a file the
+ * grammar cannot parse in time, gets the line-window chunker and a fallback reason.
+ */
+export function createFileParser(config: ChunkConfig, grammars: ReadonlyMap<string, LoadedGrammar>, onFallback?: FallbackListener): FileParser {
+  const chunkers = createChunkers(config);
+  const window = (input: ChunkInput, reason?: FallbackReason): ParsedFile => plain(chunkWindows(input.text, config, input.language), 'window', reason);
+  return {
+    parse(input) {
+      const grammar = grammars.get(input.language);
+      if (grammar) {
+        const result = parseCode(grammar, input, config);
+        if (result.ok) return result.parsed;
+        onFallback?.(input.language, result.reason, input.path, result.detail);
+        return window(input, result.reason);
+      }
+      if (languageSpec(input.language)) {
+        onFallback?.(input.language, 'grammar_unavailable', input.path);
+        return window(input, 'grammar_unavailable');
+      }
+      if (input.language === 'json' || input.language === 'yaml' || input.language === 'toml') {
+        return plain(chunkConfig(input.text, input.language, config), input.language);
+      }
+      if (input.language === 'markdown') {
+        const metadata = markdownMetadata(input.text);
+        return { ...plain(chunkMarkdown(input.text, config), 'markdown'), ...(metadata ? { metadata } : {}) };
+      }
+      const chunker = chunkers.forFile(input);
+      return plain(chunker.chunk(input), chunker.name);
+    },
   };
 }

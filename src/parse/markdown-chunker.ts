@@ -1,5 +1,6 @@
 import type { ChunkDraft } from '../core/chunk.js';
 import type { ChunkConfig } from '../config/schema.js';
+import { parseFrontmatter } from './frontmatter.js';
 import { LineTable } from './line-table.js';
 import { splitLines } from './window-chunker.js';
 
@@ -41,6 +42,32 @@ function frontmatterEnd(table: LineTable): number | undefined {
   return undefined;
 }
 
+/** The parsed YAML between the frontmatter fences (lines 1..end-1), if it is a valid mapping. */
+function frontmatterOf(table: LineTable, end: number): Record<string, unknown> | undefined {
+  return parseFrontmatter(table.text.slice(table.charStarts[1], table.charStarts[end]));
+}
+
+/** Markdown metadata: the YAML frontmatter as plain JSON values, or undefined if absent or invalid. */
+export function markdownMetadata(text: string): Record<string, unknown> | undefined {
+  const table = new LineTable(text);
+  const end = frontmatterEnd(table);
+  return end === undefined ? undefined : frontmatterOf(table, end);
+}
+
+/** Caps `defines` of the frontmatter chunk: tag lists are sometimes generated and long. */
+const MAX_FRONTMATTER_NAMES = 32;
+
+/** The frontmatter chunk's symbol (the title) and defines (title, then tags and keywords). */
+function frontmatterNames(meta: Record<string, unknown> | undefined): { symbol: string | undefined; defines: string[] } {
+  const title = typeof meta?.title === 'string' && meta.title.trim() !== '' ? meta.title.trim() : undefined;
+  const names = new Set<string>(title === undefined ? [] : [title]);
+  for (const list of [meta?.tags, meta?.keywords]) {
+    if (!Array.isArray(list)) continue;
+    for (const tag of list) if (typeof tag === 'string' && tag.trim() !== '') names.add(tag.trim());
+  }
+  return { symbol: title, defines: [...names].slice(0, MAX_FRONTMATTER_NAMES) };
+}
+
 function findHeadings(table: LineTable, fenced: boolean[], from: number): Heading[] {
   const headings: Heading[] = [];
   for (let l = from; l < table.count; l++) {
@@ -65,8 +92,8 @@ function findHeadings(table: LineTable, fenced: boolean[], from: number): Headin
  * Markdown by heading hierarchy. Each section runs from its heading to the next heading; its
  * symbol is the heading text and its container the breadcrumb of parent headings. A heading
  * with no body of its own (directly followed by a sub-heading) is folded into the next section so
- * it is not a chunk of one line. YAML frontmatter is its own chunk. Long sections are split with
- * the line-window rules, never inside a code fence.
+ * it is not a chunk of one line. YAML frontmatter is its own chunk, named by its `title`. Long
+ * sections are split with the line-window rules, never inside a code fence.
  */
 export function chunkMarkdown(text: string, config: ChunkConfig): ChunkDraft[] {
   const table = new LineTable(text);
@@ -76,7 +103,8 @@ export function chunkMarkdown(text: string, config: ChunkConfig): ChunkDraft[] {
   const fmEnd = frontmatterEnd(table);
   let bodyStart = 0;
   if (fmEnd !== undefined) {
-    out.push(...splitLines(table, 0, fmEnd, config, { kind: 'frontmatter' }));
+    const { symbol, defines } = frontmatterNames(frontmatterOf(table, fmEnd));
+    for (const c of splitLines(table, 0, fmEnd, config, { kind: 'frontmatter', symbol })) out.push(defines.length > 0 ? { ...c, defines } : c);
     bodyStart = fmEnd + 1;
   }
   const headings = findHeadings(table, fenced, bodyStart);

@@ -24,10 +24,13 @@ export function displayScore(score: number): number {
 /**
  * Structural priors, as score multipliers (documented in docs/DESIGN.md "Ranking"):
  * - a test file is usually not what a question is about: ×0.6, unless the query asks for tests;
- * - a long query (issue body, stack trace) asks for code to change, so docs count ×0.6.
+ * - a long query (issue body, stack trace) asks for code to change, so docs count ×0.6;
+ * - a chunk of import statements names what a file uses, not what it does: ×0.5 (its words
+ *   are short and dense, so BM25 alone would often put it above the code that uses them).
  */
 export const TEST_FILE_FACTOR = 0.6;
 export const DOCS_IN_LONG_QUERY_FACTOR = 0.6;
+export const IMPORTS_FACTOR = 0.5;
 
 const TEST_DIR_RE = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing)\//i;
 const TEST_FILE_RE = /(?:\.(?:test|spec)\.[^/]+$|(?:^|\/)test_[^/]+\.py$|_test\.(?:py|go|rb|exs?|cc|cpp|c)$|(?:Tests?|Spec)\.(?:java|kt|cs|scala|swift|php)$)/;
@@ -48,6 +51,7 @@ export interface PriorContext {
 
 export interface PriorInput extends RankedChunk {
   readonly contentType: string;
+  readonly kind?: string;
 }
 
 /** Multiplies each score by its priors and re-sorts best first (ties: path, then line). */
@@ -57,6 +61,7 @@ export function applyPriors<T extends PriorInput>(hits: readonly T[], ctx: Prior
       let factor = 1;
       if (!ctx.wantsTests && isTestPath(h.path)) factor *= TEST_FILE_FACTOR;
       if (ctx.longQuery && h.contentType === 'docs') factor *= DOCS_IN_LONG_QUERY_FACTOR;
+      if (h.kind === 'imports') factor *= IMPORTS_FACTOR;
       return factor === 1 ? h : { ...h, score: h.score * factor };
     })
     .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);

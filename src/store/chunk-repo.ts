@@ -6,6 +6,7 @@ export interface FtsFields {
   readonly stem: string;
   readonly path: string;
   readonly symbol: string;
+  readonly signature: string;
   readonly body: string;
   readonly parts: string;
 }
@@ -20,6 +21,7 @@ export interface ChunkRecord {
   readonly hash: string;
   readonly symbol: string | null;
   readonly container: string | null;
+  readonly signature: string | null;
 }
 
 /** Chunk rows and their FTS entries, always written and deleted together. */
@@ -32,11 +34,13 @@ export class ChunkRepo {
 
   constructor(db: Db) {
     // positional parameters: binding by name costs a lookup per column per row in bulk inserts
-    this.insertStmt = db.prepare<[number, number, string, number, number, number, number, string, string | null, string | null]>(
-      `INSERT INTO chunks(file_id, ordinal, kind, start_line, end_line, start_byte, end_byte, hash, symbol, container)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.insertStmt = db.prepare<[number, number, string, number, number, number, number, string, string | null, string | null, string | null]>(
+      `INSERT INTO chunks(file_id, ordinal, kind, start_line, end_line, start_byte, end_byte, hash, symbol, container, signature)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertFtsStmt = db.prepare<[number, string, string, string, string, string]>('INSERT INTO chunks_fts(rowid, stem, path, symbol, body, parts) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertFtsStmt = db.prepare<[number, string, string, string, string, string, string]>(
+      'INSERT INTO chunks_fts(rowid, stem, path, symbol, signature, body, parts) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     this.deleteFtsStmt = db.prepare<[number]>('DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?)');
     this.deleteStmt = db.prepare<[number]>('DELETE FROM chunks WHERE file_id = ?');
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks');
@@ -44,8 +48,8 @@ export class ChunkRepo {
 
   insert(fileId: number, chunk: ChunkRecord, fields: FtsFields): number {
     const c = chunk;
-    const rowid = Number(this.insertStmt.run(fileId, c.ordinal, c.kind, c.startLine, c.endLine, c.startByte, c.endByte, c.hash, c.symbol, c.container).lastInsertRowid);
-    this.insertFtsStmt.run(rowid, fields.stem, fields.path, fields.symbol, fields.body, fields.parts);
+    const rowid = Number(this.insertStmt.run(fileId, c.ordinal, c.kind, c.startLine, c.endLine, c.startByte, c.endByte, c.hash, c.symbol, c.container, c.signature).lastInsertRowid);
+    this.insertFtsStmt.run(rowid, fields.stem, fields.path, fields.symbol, fields.signature, fields.body, fields.parts);
     return rowid;
   }
 

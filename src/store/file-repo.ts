@@ -23,6 +23,12 @@ export interface FileRecord {
   readonly lineCount: number;
   readonly featureVersion: number;
   readonly indexedAtMs: number;
+  /** Which parser chunked the file (`tree-sitter`, `window`, `markdown`...). */
+  readonly parser: string;
+  /** Why a file with a grammar was chunked by line windows, if it was. */
+  readonly fallback: string | null;
+  /** Document metadata as JSON text (markdown frontmatter), if any. */
+  readonly metadata: string | null;
 }
 
 export interface FileCounts {
@@ -51,12 +57,13 @@ export class FileRepo {
       'SELECT id, path, size, mtime_ms AS mtimeMs, hash, feature_version AS featureVersion, indexed_at_ms AS indexedAtMs FROM files WHERE path = ?',
     );
     this.insertStmt = db.prepare(
-      `INSERT INTO files(path, language, content_type, size, mtime_ms, hash, encoding, line_count, feature_version, indexed_at_ms)
-       VALUES (@path, @language, @contentType, @size, @mtimeMs, @hash, @encoding, @lineCount, @featureVersion, @indexedAtMs)`,
+      `INSERT INTO files(path, language, content_type, size, mtime_ms, hash, encoding, line_count, feature_version, indexed_at_ms, parser, fallback, metadata)
+       VALUES (@path, @language, @contentType, @size, @mtimeMs, @hash, @encoding, @lineCount, @featureVersion, @indexedAtMs, @parser, @fallback, @metadata)`,
     );
     this.updateStmt = db.prepare(
       `UPDATE files SET language = @language, content_type = @contentType, size = @size, mtime_ms = @mtimeMs, hash = @hash,
-         encoding = @encoding, line_count = @lineCount, feature_version = @featureVersion, indexed_at_ms = @indexedAtMs
+         encoding = @encoding, line_count = @lineCount, feature_version = @featureVersion, indexed_at_ms = @indexedAtMs,
+         parser = @parser, fallback = @fallback, metadata = @metadata
        WHERE id = @id`,
     );
     this.touchStmt = db.prepare<[number, number, number, number]>('UPDATE files SET mtime_ms = ?, size = ?, indexed_at_ms = ? WHERE id = ?');
@@ -106,6 +113,22 @@ export class FileRepo {
 
   isHashUsed(hash: string): boolean {
     return this.hashUsedStmt.get(hash) !== undefined;
+  }
+
+  /** Files chunked by the line-window fallback although their language has a grammar, by language and reason. */
+  fallbacks(): Array<{ language: string; reason: string; files: number; example: string }> {
+    return this.db
+      .prepare<[], { language: string; reason: string; files: number; example: string }>(
+        'SELECT language, fallback AS reason, count(*) AS files, min(path) AS example FROM files WHERE fallback IS NOT NULL GROUP BY language, fallback ORDER BY files DESC',
+      )
+      .all();
+  }
+
+  /** Files by the parser that chunked them. */
+  parsers(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const r of this.db.prepare<[], { parser: string; n: number }>('SELECT parser, count(*) AS n FROM files GROUP BY parser').all()) out[r.parser] = r.n;
+    return out;
   }
 
   counts(): FileCounts {

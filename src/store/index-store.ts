@@ -6,6 +6,7 @@ import { FileRepo } from './file-repo.js';
 import { MetaRepo } from './meta-repo.js';
 import { SearchRepo } from './search-repo.js';
 import { SkipRepo } from './skip-repo.js';
+import { StructureRepo } from './structure-repo.js';
 
 export interface StoreOptions {
   readonly create: boolean;
@@ -20,6 +21,7 @@ export class IndexStore {
   readonly chunks: ChunkRepo;
   readonly search: SearchRepo;
   readonly skips: SkipRepo;
+  readonly structure: StructureRepo;
 
   private constructor(
     readonly path: string,
@@ -31,6 +33,7 @@ export class IndexStore {
     this.chunks = new ChunkRepo(db);
     this.search = new SearchRepo(db);
     this.skips = new SkipRepo(db);
+    this.structure = new StructureRepo(db);
   }
 
   static open(path: string, options: StoreOptions): IndexStore {

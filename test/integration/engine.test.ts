@@ -36,7 +36,7 @@ describe('engine: index, search, status', () => {
     expect(events.at(-1)!.phase).toBe('done');
 
     const byId = await engine.search('openDatabase');
-    expect(byId.results[0]).toMatchObject({ path: 'src/db/open-database.ts', language: 'typescript', contentType: 'code', startLine: 1 });
+    expect(byId.results[0]).toMatchObject({ path: 'src/db/open-database.ts', language: 'typescript', contentType: 'code', symbol: 'openDatabase', kind: 'function' });
     expect(byId.results[0]!.snippet).toContain('«openDatabase»');
     expect(byId.meta.mode).toBe('lexical');
     expect(byId.meta.semantic).toMatch(/lexical only/);

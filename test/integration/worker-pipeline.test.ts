@@ -5,7 +5,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { walk } from '../../src/discover/walk.js';
 import type { FileCandidate } from '../../src/core/file.js';
 import { workerPreparer } from '../../src/indexer/prepare-pool.js';
-import { prepareBatch } from '../../src/indexer/prepare.js';
+import { prepareBatch, type PreparedBatch } from '../../src/indexer/prepare.js';
 import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
 
 /** Enough bytes (> 4 MB, several batches) for the indexer to prepare files on its worker thread. */
@@ -51,7 +51,9 @@ describe('indexing through the worker thread', () => {
     const viaWorker = await pool.prepare(batch.slice(0, 50));
     await pool.close();
     expect(warnings).toEqual([]);
-    const normalise = (files: ReturnType<typeof prepareBatch>) => files.map((f) => (f.ok ? { ...f, bytes: Buffer.from(f.bytes).toString('utf8') } : f));
-    expect(normalise(viaWorker)).toEqual(normalise(prepareBatch(prepareConfig, batch.slice(0, 50))));
+    const normalise = (prepared: PreparedBatch) => prepared.files.map((f) => (f.ok ? { ...f, bytes: Buffer.from(f.bytes).toString('utf8') } : f));
+    const inline = await prepareBatch(prepareConfig, batch.slice(0, 50));
+    expect(inline.files.some((f) => f.ok && f.parser === 'tree-sitter' && f.symbols.length > 0)).toBe(true);
+    expect(normalise(viaWorker)).toEqual(normalise(inline));
   });
 });

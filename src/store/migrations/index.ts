@@ -1,6 +1,7 @@
 import { migration001 } from './001-initial.js';
 import { migration002 } from './002-skipped.js';
 import { migration003 } from './003-drop-chunk-hash-index.js';
+import { migration004 } from './004-structure.js';
 
 export interface Migration {
   readonly version: number;
@@ -9,7 +10,7 @@ export interface Migration {
 }
 
 /** Numbered migrations, applied in order; `PRAGMA user_version` records the last one applied. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];
 
 /** The schema version this build writes. A database with a higher user_version is refused. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

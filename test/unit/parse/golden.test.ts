@@ -6,11 +6,13 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkDraft } from '../../../src/core/chunk.js';
 import type { ChunkConfig } from '../../../src/config/schema.js';
 import { detectLanguage } from '../../../src/discover/language.js';
-import { createChunkers } from '../../../src/parse/chunker.js';
+import { createFileParser, type FileParser } from '../../../src/parse/chunker.js';
+import { loadGrammars } from '../../../src/parse/grammars.js';
+import { parsedLanguages } from '../../../src/parse/languages/registry.js';
 
 const GOLDEN_DIR = fileURLToPath(new URL('../../golden/parse/', import.meta.url));
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -25,6 +27,8 @@ interface GoldenChunk {
   readonly endByte: number;
   readonly symbol: string | null;
   readonly container: string | null;
+  readonly signature?: string;
+  readonly defines?: readonly string[];
   /** First line of the chunk's bytes, cut at 80 characters: what a reviewer looks at. */
   readonly firstLine: string;
 }
@@ -40,6 +44,8 @@ function toGolden(bytes: Buffer, chunks: readonly ChunkDraft[]): GoldenChunk[] {
       endByte: c.endByte,
       symbol: c.symbol ?? null,
       container: c.container ?? null,
+      ...(c.signature ? { signature: c.signature } : {}),
+      ...(c.defines && c.defines.length > 1 ? { defines: c.defines } : {}),
       firstLine: [...first].slice(0, 80).join(''),
     };
   });
@@ -56,6 +62,14 @@ const cases = readdirSync(GOLDEN_DIR)
   .filter((name) => !name.endsWith('.golden.json') && !name.startsWith('.'))
   .sort();
 
+let parser: FileParser;
+beforeAll(async () => {
+  const grammars = await loadGrammars(parsedLanguages());
+  // every registered grammar must load: a golden silently made by the fallback would hide it
+  expect([...grammars.keys()].sort()).toEqual(parsedLanguages());
+  parser = createFileParser(CONFIG, grammars);
+});
+
 describe('chunker goldens', () => {
   it('has inputs, each with a unique case name', () => {
     expect(cases.length).toBeGreaterThanOrEqual(10);
@@ -66,8 +80,7 @@ describe('chunker goldens', () => {
     const bytes = readFileSync(join(GOLDEN_DIR, name));
     const text = bytes.toString('utf8');
     const { language, contentType } = detectLanguage(name);
-    const chunker = createChunkers(CONFIG).forFile({ path: name, language, contentType, text });
-    const actual = format(toGolden(bytes, chunker.chunk({ path: name, language, contentType, text })));
+    const actual = format(toGolden(bytes, parser.parse({ path: name, language, contentType, text }).chunks));
     const goldenPath = join(GOLDEN_DIR, `${caseName(name)}.golden.json`);
     if (UPDATE) {
       writeFileSync(goldenPath, actual);

@@ -61,11 +61,11 @@ describe('chunkMarkdown: sections', () => {
 describe('chunkMarkdown: frontmatter', () => {
   it('makes YAML frontmatter its own chunk', () => {
     const text = md('---', 'title: T', '---', '', '# H', 'body');
-    expect(summary(chunkMarkdown(text, CONFIG))).toEqual(['frontmatter 1-3 - []', 'section 5-6 H []']);
+    expect(summary(chunkMarkdown(text, CONFIG))).toEqual(['frontmatter 1-3 T []', 'section 5-6 H []']);
   });
 
   it('accepts `...` as the closing line and ignores an unclosed opener', () => {
-    expect(summary(chunkMarkdown(md('---', 'a: 1', '...', 'text'), CONFIG))[0]).toBe('frontmatter 1-3 - []');
+    expect(summary(chunkMarkdown(md('---', 'a: 1', '...', 'text'), CONFIG))[0]).toBe('frontmatter 1-3 T []');
     expect(summary(chunkMarkdown(md('---', 'not frontmatter'), CONFIG))).toEqual(['section 1-2 - []']);
   });
 

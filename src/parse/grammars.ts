@@ -1,0 +1,94 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type * as TreeSitter from 'web-tree-sitter';
+import type { Language, Parser, Query } from 'web-tree-sitter';
+import { languageSpec, type LanguageSpec } from './languages/registry.js';
+
+/**
+ * Loaded tree-sitter grammars. The WASM runtime is initialised once per thread and each grammar
+ * is compiled once per thread (tens of milliseconds each); this is the one documented module-level
+ * cache of `parse/` (STYLE.md habit 5), emptied by `resetGrammarCache()` in tests.
+ *
+ * Grammars come from `@repomix/tree-sitter-wasms` (ABI 14–15), run by `web-tree-sitter` 0.27
+ * (ABI 13–15); both are pinned exactly in package.json because a grammar built for a newer ABI
+ * than the runtime's fails to load. Nothing is ever downloaded.
+ */
+export interface LoadedGrammar {
+  readonly spec: LanguageSpec;
+  readonly language: Language;
+  readonly parser: Parser;
+  readonly definitions: Query;
+  readonly imports?: Query | undefined;
+}
+
+interface GrammarState {
+  runtime?: Promise<typeof TreeSitter> | undefined;
+  readonly loaded: Map<string, Promise<LoadedGrammar | undefined>>;
+  /** Languages whose grammar failed to load, with the reason: reported once, shown by `status`. */
+  readonly failures: Map<string, string>;
+}
+
+let state: GrammarState = { loaded: new Map(), failures: new Map() };
+
+/** Where the grammar `.wasm` files are. */
+export function grammarDir(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@repomix/tree-sitter-wasms/package.json')), 'out');
+}
+
+async function runtime(): Promise<typeof TreeSitter> {
+  state.runtime ??= import('web-tree-sitter').then(async (m) => {
+    await m.Parser.init();
+    return m;
+  });
+  return state.runtime;
+}
+
+async function load(spec: LanguageSpec): Promise<LoadedGrammar> {
+  const ts = await runtime();
+  const language = await ts.Language.load(join(grammarDir(), `tree-sitter-${spec.grammar}.wasm`));
+  const parser = new ts.Parser();
+  parser.setLanguage(language);
+  const definitions = new ts.Query(language, spec.definitions);
+  const imports = spec.imports ? new ts.Query(language, spec.imports) : undefined;
+  return { spec, language, parser, definitions, imports };
+}
+
+/**
+ * The grammar for a scry language id, loading it on first use; undefined when the language has
+ * no grammar or its grammar failed to load (the failure is recorded in `grammarFailures()`).
+ */
+export function loadGrammar(language: string): Promise<LoadedGrammar | undefined> {
+  const spec = languageSpec(language);
+  if (!spec) return Promise.resolve(undefined);
+  let pending = state.loaded.get(spec.grammar);
+  if (!pending) {
+    const current = state;
+    pending = load(spec).catch((err: unknown) => {
+      current.failures.set(spec.language, err instanceof Error ? err.message : String(err));
+      return undefined;
+    });
+    state.loaded.set(spec.grammar, pending);
+  }
+  return pending;
+}
+
+/** Grammars that are loaded already, by scry language id: what a synchronous parse can use. */
+export async function loadGrammars(languages: Iterable<string>): Promise<Map<string, LoadedGrammar>> {
+  const out = new Map<string, LoadedGrammar>();
+  for (const language of new Set(languages)) {
+    const grammar = await loadGrammar(language);
+    if (grammar) out.set(language, grammar);
+  }
+  return out;
+}
+
+/** Languages whose grammar failed to load in this thread, with the error. */
+export function grammarFailures(): ReadonlyMap<string, string> {
+  return state.failures;
+}
+
+/** Forgets every loaded grammar and failure (tests). */
+export function resetGrammarCache(): void {
+  state = { loaded: new Map(), failures: new Map() };
+}

@@ -1,0 +1,52 @@
+import type { Node } from 'web-tree-sitter';
+import { hasAncestor, type LanguageSpec } from './spec.js';
+
+/** Definitions shared by the JavaScript, TypeScript and TSX grammars. */
+const JS_DEFINITIONS = `
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(class_declaration name: (_) @name) @definition.class
+(method_definition name: (_) @name) @definition.method
+(variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(variable_declarator name: (identifier) @name value: (class)) @definition.class
+(program (lexical_declaration (variable_declarator name: (identifier) @name value: (_)) @definition.constant))
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: (_)) @definition.constant)))
+(program (variable_declaration (variable_declarator name: (identifier) @name value: (_)) @definition.variable))
+(assignment_expression left: (member_expression property: (property_identifier) @name) right: [(arrow_function) (function_expression)]) @definition.function
+(pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
+`;
+
+const TS_DEFINITIONS = `${JS_DEFINITIONS}
+(abstract_class_declaration name: (_) @name) @definition.class
+(interface_declaration name: (_) @name) @definition.interface
+(type_alias_declaration name: (_) @name) @definition.type
+(enum_declaration name: (_) @name) @definition.enum
+(internal_module name: (_) @name) @definition.module
+(module name: (_) @name) @definition.module
+(function_signature name: (identifier) @name) @definition.function
+(abstract_method_signature name: (_) @name) @definition.method
+`;
+
+const IMPORTS = `
+(import_statement (import_clause [(identifier) @name (named_imports (import_specifier name: (_) @name)) (namespace_import) @name]) ? source: (string (string_fragment) @source)) @import
+(export_statement (export_clause (export_specifier name: (_) @name))? source: (string (string_fragment) @source)) @export
+(call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @source)) (#eq? @_req "require")) @require
+(call_expression function: (import) arguments: (arguments . (string (string_fragment) @source))) @import
+`;
+
+function exported(def: Node): boolean {
+  return hasAncestor(def, ['export_statement'], ['statement_block', 'class_body']);
+}
+
+const common = {
+  imports: IMPORTS,
+  wrappers: ['export_statement'],
+  comments: ['comment'],
+  calls: ['call_expression', 'new_expression'],
+  identifiers: ['identifier', 'property_identifier', 'type_identifier', 'shorthand_property_identifier'],
+  exported,
+} as const;
+
+export const javascript: LanguageSpec = { language: 'javascript', grammar: 'javascript', definitions: JS_DEFINITIONS, ...common };
+export const typescript: LanguageSpec = { language: 'typescript', grammar: 'typescript', definitions: TS_DEFINITIONS, ...common };
+export const tsx: LanguageSpec = { language: 'tsx', grammar: 'tsx', definitions: TS_DEFINITIONS, ...common };

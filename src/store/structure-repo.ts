@@ -1,0 +1,132 @@
+import type { ImportDraft, ImportKind, SymbolDraft, SymbolKind } from '../core/symbol.js';
+import type { Db } from './database.js';
+
+/** A stored definition with the file it is in. */
+export interface SymbolRow {
+  readonly id: number;
+  readonly path: string;
+  readonly language: string;
+  readonly name: string;
+  readonly kind: SymbolKind;
+  readonly container: string | null;
+  readonly signature: string;
+  readonly startLine: number;
+  readonly startCol: number;
+  readonly endLine: number;
+  readonly endCol: number;
+  readonly exported: boolean;
+}
+
+export interface ImportRow {
+  readonly path: string;
+  readonly line: number;
+  readonly kind: ImportKind;
+  readonly source: string;
+  readonly names: readonly string[];
+}
+
+const SYMBOL_COLUMNS = `s.id AS id, f.path AS path, f.language AS language, s.name AS name, s.kind AS kind, s.container AS container,
+  s.signature AS signature, s.start_line AS startLine, s.start_col AS startCol, s.end_line AS endLine, s.end_col AS endCol, s.exported AS exported`;
+
+type RawSymbol = Omit<SymbolRow, 'exported'> & { exported: number };
+const toSymbol = (r: RawSymbol): SymbolRow => ({ ...r, exported: r.exported === 1 });
+
+/** Definitions and imports per file, written and deleted with the file's chunks. */
+export class StructureRepo {
+  private readonly insertSymbolStmt;
+  private readonly insertImportStmt;
+  private readonly deleteSymbolsStmt;
+  private readonly deleteImportsStmt;
+
+  constructor(private readonly db: Db) {
+    this.insertSymbolStmt = db.prepare<[number, string, string, string | null, string, number, number, number, number, number]>(
+      `INSERT INTO symbols(file_id, name, kind, container, signature, start_line, start_col, end_line, end_col, exported)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertImportStmt = db.prepare<[number, number, string, string, string]>('INSERT INTO imports(file_id, line, kind, source, names) VALUES (?, ?, ?, ?, ?)');
+    this.deleteSymbolsStmt = db.prepare<[number]>('DELETE FROM symbols WHERE file_id = ?');
+    this.deleteImportsStmt = db.prepare<[number]>('DELETE FROM imports WHERE file_id = ?');
+  }
+
+  insert(fileId: number, symbols: readonly SymbolDraft[], imports: readonly ImportDraft[]): void {
+    for (const s of symbols) {
+      this.insertSymbolStmt.run(fileId, s.name, s.kind, s.container ?? null, s.signature, s.startLine, s.startCol, s.endLine, s.endCol, s.exported ? 1 : 0);
+    }
+    for (const i of imports) this.insertImportStmt.run(fileId, i.line, i.kind, i.source, i.names.join(' '));
+  }
+
+  deleteForFile(fileId: number): void {
+    this.deleteSymbolsStmt.run(fileId);
+    this.deleteImportsStmt.run(fileId);
+  }
+
+  /** Definitions named `name`, case-insensitively (exact-case ones sort first in search/). */
+  byName(name: string, kinds: readonly SymbolKind[] | undefined, limit: number): SymbolRow[] {
+    const kindSql = kinds?.length ? ` AND s.kind IN (${kinds.map(() => '?').join(', ')})` : '';
+    return this.db
+      .prepare<unknown[], RawSymbol>(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? COLLATE NOCASE${kindSql} LIMIT ?`)
+      .all(name, ...(kinds ?? []), limit)
+      .map(toSymbol);
+  }
+
+  /** Definitions whose name starts with `prefix` (case-insensitive), shortest names first. */
+  byPrefix(prefix: string, kinds: readonly SymbolKind[] | undefined, limit: number): SymbolRow[] {
+    const kindSql = kinds?.length ? ` AND s.kind IN (${kinds.map(() => '?').join(', ')})` : '';
+    // a range on the NOCASE index: names in [prefix, prefix + U+FFFF)
+    return this.db
+      .prepare<unknown[], RawSymbol>(
+        `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name >= ? COLLATE NOCASE AND s.name < ? COLLATE NOCASE${kindSql} ORDER BY length(s.name), s.name LIMIT ?`,
+      )
+      .all(prefix, `${prefix}\uffff`, ...(kinds ?? []), limit)
+      .map(toSymbol);
+  }
+
+  /** Distinct symbol names, for typo-tolerant matching (cached by the caller per data version). */
+  names(): string[] {
+    return this.db
+      .prepare<[], { name: string }>('SELECT DISTINCT name FROM symbols')
+      .all()
+      .map((r) => r.name);
+  }
+
+  /** Definitions in one file, in source order. */
+  inFile(path: string): SymbolRow[] {
+    return this.db
+      .prepare<[string], RawSymbol>(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.start_line, s.start_col`)
+      .all(path)
+      .map(toSymbol);
+  }
+
+  byId(id: number): SymbolRow | undefined {
+    const row = this.db.prepare<[number], RawSymbol>(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).get(id);
+    return row ? toSymbol(row) : undefined;
+  }
+
+  /** Imports of one file, in source order. */
+  importsOf(path: string): ImportRow[] {
+    return this.db
+      .prepare<[string], { path: string; line: number; kind: ImportKind; source: string; names: string }>(
+        'SELECT f.path AS path, i.line AS line, i.kind AS kind, i.source AS source, i.names AS names FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line',
+      )
+      .all(path)
+      .map((r) => ({ ...r, names: r.names ? r.names.split(' ') : [] }));
+  }
+
+  /** Imports whose specifier contains `fragment` (candidates for "who imports this file"). */
+  importsMentioning(fragment: string, limit: number): ImportRow[] {
+    return this.db
+      .prepare<[string, number], { path: string; line: number; kind: ImportKind; source: string; names: string }>(
+        `SELECT f.path AS path, i.line AS line, i.kind AS kind, i.source AS source, i.names AS names FROM imports i JOIN files f ON f.id = i.file_id
+         WHERE instr(i.source, ?) > 0 ORDER BY f.path, i.line LIMIT ?`,
+      )
+      .all(fragment, limit)
+      .map((r) => ({ ...r, names: r.names ? r.names.split(' ') : [] }));
+  }
+
+  counts(): { symbols: number; imports: number } {
+    const symbols = (this.db.prepare('SELECT count(*) AS n FROM symbols').get() as { n: number }).n;
+    const imports = (this.db.prepare('SELECT count(*) AS n FROM imports').get() as { n: number }).n;
+    return { symbols, imports };
+  }
+}
