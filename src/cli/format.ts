@@ -71,6 +71,8 @@ export function formatStatus(s: StatusReport): string {
     `files:     ${num(s.files)} (${formatBytes(s.bytes)}) · chunks ${num(s.chunks)}`,
     `languages: ${counts(s.languages)}`,
     `types:     ${counts(s.contentTypes)}`,
+    `symbols:   ${num(s.structure.symbols)} · imports ${num(s.structure.imports)} · parsers: ${counts(s.structure.parsers)}`,
+    ...s.structure.fallbacks.map((f) => `fallback:  ${f.language}: ${num(f.files)} file(s) chunked by line windows (${f.reason}), e.g. ${f.example}`),
     `last pass: ${s.lastPassAt} · skipped: ${counts(s.lastPassSkipped)}`,
     `search:    lexical ${s.capabilities.lexical ? 'ready' : 'not ready'} · ${s.capabilities.semantic ? 'semantic ready' : s.capabilities.semanticReason}`,
     `writer:    ${s.writer ? `pid ${s.writer.pid} since ${s.writer.since}` : 'none'}`,

@@ -4,6 +4,7 @@ import { EngineError, isEngineError } from '../index.js';
 import { indexCommand } from './commands/index-command.js';
 import { searchCommand } from './commands/search-command.js';
 import { statusCommand } from './commands/status-command.js';
+import { outlineCommand, refsCommand, symbolsCommand } from './commands/structure-commands.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
 
@@ -63,6 +64,46 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .action(async (dir: string | undefined, flags) => {
       result.json = Boolean(flags.json);
       result.code = await statusCommand(io, dir, flags);
+    });
+
+  program
+    .command('symbols')
+    .description('Find definitions by name: exact matches first, then names starting with NAME, then names within a few typos. Foo.bar (or Foo::bar, Foo#bar) looks for bar inside Foo.')
+    .argument('<name>', 'symbol name')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('--kind <kind>', 'only these kinds: function, method, class, interface, struct, enum, type, variable, constant, module (repeatable, comma-separated)', collect)
+    .option('-k <n>', 'number of results (1-1000, default 20)')
+    .option('--json', 'JSON output: {query, results: [{name, kind, container, signature, path, startLine, startCol, endLine, endCol, exported, match, distance, id}]}')
+    .addHelpText('after', '\nExamples:\n  scry symbols openDatabase\n  scry symbols Engine --kind interface,class\n  scry symbols IndexStore.transaction --json')
+    .action(async (name: string, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await symbolsCommand(io, name, flags);
+    });
+
+  program
+    .command('refs')
+    .description('Find references to an identifier by name (not type-resolved), grouped by file: definitions, calls, imports, other uses, then mentions in comments, strings and docs.')
+    .argument('<name>', 'identifier')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('-k <n>', 'number of references (1-5000, default 50)')
+    .option('--json', 'JSON output: {name, files: [{path, language, references: [{line, column, kind, text}]}], total, truncated}')
+    .action(async (name: string, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await refsCommand(io, name, flags);
+    });
+
+  program
+    .command('outline')
+    .description("Show one indexed file's structure: definitions with signatures, imports (resolved to repository files), the files importing it, and its tests.")
+    .argument('<path>', 'file path, relative to the project root')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('--json', 'JSON output (FileOutline)')
+    .action(async (path: string, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await outlineCommand(io, path, flags);
     });
 
   return program;

@@ -9,11 +9,14 @@ import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
 import type { IndexReport } from '../indexer/index-report.js';
 import type { IndexProgress, ProgressListener } from '../indexer/progress.js';
 import { lexicalSearch } from '../search/lexical-search.js';
+import { outlineFile, type FileOutline } from '../search/outline.js';
+import { findReferences, type ReferencesResult } from '../search/references.js';
+import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
 import type { SearchFilters } from '../search/filters.js';
 import type { SearchResponse } from '../search/search-result.js';
 import { IndexStore } from '../store/index-store.js';
 import { WriterLock, type LockOwner } from '../store/writer-lock.js';
-import { SEMANTIC_UNAVAILABLE, type StatusReport } from './status.js';
+import { EMPTY_STRUCTURE, SEMANTIC_UNAVAILABLE, type StatusReport } from './status.js';
 
 /** Options of `createEngine`. Give a root, a db, or both. */
 export interface EngineOptions {
@@ -53,6 +56,18 @@ export interface SearchOptions extends SearchFilters {
   readonly snippetLines?: number | undefined;
 }
 
+export interface SymbolOptions {
+  /** Only these kinds (`function`, `class`, `method`...); `any` or none for all. */
+  readonly kind?: string | readonly string[] | undefined;
+  /** Results to return. Range 1–1000; default 20. */
+  readonly limit?: number | undefined;
+}
+
+export interface ReferenceOptions {
+  /** References to return. Range 1–5000; default 50. */
+  readonly limit?: number | undefined;
+}
+
 export interface Engine {
   readonly root: string;
   readonly dbPath: string;
@@ -66,6 +81,15 @@ export interface Engine {
   /** True once an index pass has completed at dbPath (cheap: one meta lookup). */
   isIndexed(): boolean;
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  /**
+   * Definitions by name: exact, then prefix, then typo-tolerant matches; `Foo.bar` (or `Foo::bar`,
+   * `Foo#bar`) restricts to members of `Foo`.
+   */
+  symbols(name: string, options?: SymbolOptions): Promise<SymbolHit[]>;
+  /** Occurrences of an identifier by name (not type-resolved), grouped by file, definitions first. */
+  references(name: string, options?: ReferenceOptions): Promise<ReferencesResult>;
+  /** One file's definitions, imports (resolved to repository files), importers and tests. */
+  outline(path: string): Promise<FileOutline>;
   status(): StatusReport;
   close(): void;
 }
@@ -212,12 +236,30 @@ class EngineImpl implements Engine {
     };
   }
 
+  private readonly nameCache: NameCache = { key: '', names: [] };
+
+  async symbols(name: string, options: SymbolOptions = {}): Promise<SymbolHit[]> {
+    const kinds = validateKinds(typeof options.kind === 'string' ? options.kind.split(',') : options.kind);
+    const store = this.open(false);
+    return searchSymbols(store, name, { kinds, limit: options.limit }, this.nameCache);
+  }
+
+  async references(name: string, options: ReferenceOptions = {}): Promise<ReferencesResult> {
+    return findReferences(this.open(false), name, options.limit ?? 50);
+  }
+
+  async outline(path: string): Promise<FileOutline> {
+    const rel = typeof path === 'string' && isAbsolute(path) ? relative(this.root, path).split(sep).join('/') : path;
+    if (typeof rel === 'string' && (rel.startsWith('..') || isAbsolute(rel))) throw new EngineError('PATH_OUTSIDE_ROOT', { path });
+    return outlineFile(this.open(false), rel);
+  }
+
   status(): StatusReport {
     const owner = this.lock.peek();
     const writer = owner ? { pid: owner.pid, since: new Date(owner.acquiredAt).toISOString() } : null;
     const capabilities = { lexical: false, semantic: false, semanticReason: SEMANTIC_UNAVAILABLE };
     if (!this.hasIndex()) {
-      return { root: this.config.root ?? null, dbPath: this.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, dbBytes: 0, capabilities, writer };
+      return { root: this.config.root ?? null, dbPath: this.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, writer };
     }
     const store = this.open(false);
     return store.read(() => {
@@ -237,6 +279,7 @@ class EngineImpl implements Engine {
         lastPassAt: lastPass ? new Date(Number(lastPass)).toISOString() : null,
         lastPassSkipped: store.meta.getJson('last_pass_skipped') ?? {},
         dbBytes: store.sizeOnDisk(),
+        structure: { ...store.structure.counts(), parsers: store.files.parsers(), fallbacks: store.files.fallbacks() },
         capabilities: { ...capabilities, lexical: lastPass !== undefined },
         writer,
       };

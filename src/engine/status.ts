@@ -17,6 +17,8 @@ export interface StatusReport {
   readonly lastPassAt: string | null;
   readonly lastPassSkipped: Partial<Record<SkipReason, number>>;
   readonly dbBytes: number;
+  /** Code structure: definitions and imports stored, files by parser, and files that fell back to line windows. */
+  readonly structure: StructureStatus;
   /** Search capabilities that are live. */
   readonly capabilities: { readonly lexical: boolean; readonly semantic: boolean; readonly semanticReason: string };
   /** The process currently holding the writer lock, if any. */
@@ -24,3 +26,14 @@ export interface StatusReport {
 }
 
 export const SEMANTIC_UNAVAILABLE = 'lexical only: no embedding provider is configured';
+
+export interface StructureStatus {
+  readonly symbols: number;
+  readonly imports: number;
+  /** Files by the parser that chunked them (`tree-sitter`, `markdown`, `json`, `window`...). */
+  readonly parsers: Record<string, number>;
+  /** Files of a language with a grammar that were chunked by line windows, by language and reason. */
+  readonly fallbacks: ReadonlyArray<{ readonly language: string; readonly reason: string; readonly files: number; readonly example: string }>;
+}
+
+export const EMPTY_STRUCTURE: StructureStatus = { symbols: 0, imports: 0, parsers: {}, fallbacks: [] };

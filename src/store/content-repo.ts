@@ -5,10 +5,12 @@ export class ContentRepo {
   private readonly putStmt;
   private readonly deleteStmt;
   private readonly sliceStmt;
+  private readonly textStmt;
 
   constructor(db: Db) {
     this.putStmt = db.prepare<[string, Buffer]>('INSERT INTO content(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO NOTHING');
     this.deleteStmt = db.prepare<[string]>('DELETE FROM content WHERE hash = ?');
+    this.textStmt = db.prepare<[string], { body: Buffer }>('SELECT body FROM content WHERE hash = ?');
     this.sliceStmt = db.prepare<[number, number, string], { text: Buffer }>('SELECT substr(body, ?, ?) AS text FROM content WHERE hash = ?');
   }
 
@@ -19,6 +21,12 @@ export class ContentRepo {
 
   delete(hash: string): void {
     this.deleteStmt.run(hash);
+  }
+
+  /** The whole stored text of a file. */
+  text(hash: string): string | undefined {
+    const row = this.textStmt.get(hash);
+    return row ? Buffer.from(row.body).toString('utf8') : undefined;
   }
 
   /** UTF-8 text of bytes [startByte, endByte) of a stored file, read without loading the whole body. */

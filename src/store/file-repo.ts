@@ -88,6 +88,23 @@ export class FileRepo {
     return out;
   }
 
+  /** What the index knows about one file, or undefined. */
+  info(path: string): { path: string; language: string; contentType: string; lineCount: number; size: number; parser: string; fallback: string | null; metadata: string | null } | undefined {
+    return this.db
+      .prepare<[string], { path: string; language: string; contentType: string; lineCount: number; size: number; parser: string; fallback: string | null; metadata: string | null }>(
+        'SELECT path, language, content_type AS contentType, line_count AS lineCount, size, parser, fallback, metadata FROM files WHERE path = ?',
+      )
+      .get(path);
+  }
+
+  /** Every indexed path. */
+  paths(): string[] {
+    return this.db
+      .prepare<[], { path: string }>('SELECT path FROM files ORDER BY path')
+      .all()
+      .map((r) => r.path);
+  }
+
   /** Inserts or replaces a file row; returns its id (stable across updates). */
   upsert(record: FileRecord): number {
     const existing = this.idStmt.get(record.path);

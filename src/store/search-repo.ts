@@ -98,6 +98,20 @@ export class SearchRepo {
    * FTS table, and looks up how many chunks contain the result. Tokens that produce no term are
    * absent from the answer.
    */
+  /**
+   * Files with a chunk matching an FTS5 expression, by path: the candidates of a reference
+   * search (the FTS index keeps identifiers whole, so `"parseConfig"` finds every file using it).
+   */
+  filesMatching(match: string, limit: number): Array<{ id: number; path: string; language: string; hash: string }> {
+    return this.db
+      .prepare<[string, number], { id: number; path: string; language: string; hash: string }>(
+        `SELECT DISTINCT f.id AS id, f.path AS path, f.language AS language, f.hash AS hash
+         FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
+         WHERE chunks_fts MATCH ? ORDER BY f.path LIMIT ?`,
+      )
+      .all(match, limit);
+  }
+
   termStats(tokens: readonly string[]): TermStat[] {
     if (tokens.length === 0) return [];
     const temp = this.tokenizerTable();

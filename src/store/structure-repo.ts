@@ -90,6 +90,14 @@ export class StructureRepo {
       .map((r) => r.name);
   }
 
+  /** Changes whenever symbols are written or deleted: a cache key for `names()`. */
+  version(): string {
+    const r = this.db
+      .prepare("SELECT count(*) AS n, max(id) AS m, (SELECT value FROM meta WHERE key = 'last_pass_at') AS t FROM symbols")
+      .get() as { n: number; m: number | null; t: string | null };
+    return `${r.n}:${r.m ?? 0}:${r.t ?? ''}`;
+  }
+
   /** Definitions in one file, in source order. */
   inFile(path: string): SymbolRow[] {
     return this.db

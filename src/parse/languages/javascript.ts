@@ -9,8 +9,10 @@ const JS_DEFINITIONS = `
 (method_definition name: (_) @name) @definition.method
 (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 (variable_declarator name: (identifier) @name value: (class)) @definition.class
-(program (lexical_declaration (variable_declarator name: (identifier) @name value: (_)) @definition.constant))
-(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: (_)) @definition.constant)))
+(program (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name value: (_)) @definition.constant))
+(program (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name value: (_)) @definition.variable))
+(program (export_statement (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name value: (_)) @definition.constant)))
+(program (export_statement (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name value: (_)) @definition.variable)))
 (program (variable_declaration (variable_declarator name: (identifier) @name value: (_)) @definition.variable))
 (assignment_expression left: (member_expression property: (property_identifier) @name) right: [(arrow_function) (function_expression)]) @definition.function
 (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method

@@ -1,4 +1,9 @@
 import { javascript, tsx, typescript } from './javascript.js';
+import { c, cpp } from './c-family.js';
+import { go } from './go.js';
+import { java } from './java.js';
+import { python } from './python.js';
+import { rust } from './rust.js';
 import type { LanguageSpec } from './spec.js';
 
 export type { LanguageSpec } from './spec.js';
@@ -9,6 +14,12 @@ const REGISTRY: ReadonlyMap<string, LanguageSpec> = new Map(
     typescript,
     tsx,
     javascript,
+    python,
+    go,
+    rust,
+    java,
+    c,
+    cpp,
   ].map((spec) => [spec.language, spec]),
 );
 

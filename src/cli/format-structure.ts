@@ -1,0 +1,43 @@
+import type { FileOutline, ReferencesResult, SymbolHit } from '../index.js';
+
+export function formatSymbols(query: string, hits: readonly SymbolHit[]): string {
+  if (hits.length === 0) return `no symbol matches "${query}"\n`;
+  const lines = hits.map((h) => {
+    const where = `${h.path}:${h.startLine}:${h.startCol}`;
+    const tag = h.match === 'exact' ? '' : ` (${h.match})`;
+    const container = h.container ? `${h.container}.` : '';
+    return `${h.kind.padEnd(9)} ${container}${h.name}${tag}  ${where}${h.exported ? '' : '  [private]'}\n          ${h.signature}`;
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatReferences(r: ReferencesResult): string {
+  if (r.total === 0) return `no references to "${r.name}"\n`;
+  const out: string[] = [];
+  for (const g of r.files) {
+    out.push(`${g.path} (${g.references.length})`);
+    for (const ref of g.references) out.push(`  ${String(ref.line).padStart(5)}:${String(ref.column).padEnd(4)} ${ref.kind.padEnd(10)} ${ref.text}`);
+  }
+  out.push(`${r.total} reference(s) in ${r.files.length} file(s)${r.truncated ? ' (more exist: raise -k)' : ''}`);
+  return `${out.join('\n')}\n`;
+}
+
+export function formatOutline(o: FileOutline): string {
+  const out = [`${o.path} · ${o.language} · ${o.lines} lines · parser ${o.parser}${o.fallback ? ` (fallback: ${o.fallback})` : ''}`];
+  if (o.imports.length > 0) {
+    out.push('imports:');
+    for (const i of o.imports) out.push(`  ${String(i.line).padStart(5)}  ${i.kind} ${i.source}${i.resolved ? ` → ${i.resolved}` : ''}${i.names.length ? `  {${i.names.join(', ')}}` : ''}`);
+  }
+  if (o.symbols.length > 0) {
+    out.push('symbols:');
+    for (const s of o.symbols) {
+      const depth = s.container ? s.container.split('.').length : 0;
+      const head = s.signature.includes(`${s.kind} `) ? s.signature : `${s.kind} ${s.signature}`;
+      out.push(`  ${String(s.startLine).padStart(5)}  ${'  '.repeat(depth)}${head}${s.exported ? '' : '  [private]'}`);
+    }
+  }
+  if (o.importedBy.length > 0) out.push(`imported by: ${o.importedBy.map((i) => `${i.path}:${i.line}`).join(', ')}`);
+  if (o.tests.length > 0) out.push(`tests: ${o.tests.join(', ')}`);
+  if (o.testedFiles.length > 0) out.push(`tests of: ${o.testedFiles.join(', ')}`);
+  return `${out.join('\n')}\n`;
+}
