@@ -9,6 +9,7 @@ export const DEFAULT_CONFIG: ConfigOutput = {
   maxFileBytes: 1_000_000,
   ignore: [],
   denylist: { add: [], remove: [] },
+  syntax: true,
   chunk: { windowLines: 60, overlapLines: 8, maxBytes: 4096 },
   search: { limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 } },
   lockTimeoutMs: 30_000,

@@ -21,6 +21,8 @@ export interface ResolvedConfig {
   readonly ignore: readonly string[];
   readonly denylist: { readonly add: readonly string[]; readonly remove: readonly string[] };
   readonly chunk: Readonly<ChunkConfig>;
+  /** Parse code with tree-sitter (see the `syntax` option). */
+  readonly syntax: boolean;
   readonly search: { readonly limit: number; readonly weights: Readonly<FieldWeights> };
   readonly lockTimeoutMs: number;
   /** Where the config came from, for status output. */
@@ -135,6 +137,7 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
     ignore: merged.ignore,
     denylist: merged.denylist,
     chunk: merged.chunk,
+    syntax: merged.syntax,
     search: merged.search,
     lockTimeoutMs: merged.lockTimeoutMs,
     sources,

@@ -44,6 +44,11 @@ export const configSchema = z
       .object({ add: z.array(z.string()).default([]), remove: z.array(z.string()).default([]) })
       .strict()
       .default({ add: [], remove: [] }),
+    /**
+     * Parse code with tree-sitter (definitions, symbols, imports). Default true; false chunks all
+     * code by line windows — faster to index, but with no symbols, outline or structure-aware chunks.
+     */
+    syntax: z.boolean().default(true),
     chunk: chunkSchema.default({ windowLines: 60, overlapLines: 8, maxBytes: 4096 }),
     search: z
       .object({

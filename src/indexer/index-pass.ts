@@ -127,7 +127,7 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
     }
     batches.push(batch);
   }
-  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk };
+  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax };
   const large = bytesTotal >= WORKER_MIN_BYTES && batches.length > 1;
   const preparer: Preparer = large ? workerPreparer(prepareConfig, ctx.logger) : inlinePreparer(prepareConfig);
   const noteFallback = fallbackReporter(ctx.logger);

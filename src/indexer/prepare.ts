@@ -19,6 +19,8 @@ export interface PrepareConfig {
   readonly root: string;
   readonly maxFileBytes: number;
   readonly chunk: ChunkConfig;
+  /** Parse code with tree-sitter; false chunks everything by line windows. */
+  readonly syntax: boolean;
 }
 
 /** A chunk ready to be written: its row (the ordinal is its position), minus the text, which is
@@ -125,7 +127,7 @@ export function prepareFile(config: PrepareConfig, parser: FileParser, candidate
  * everything after that is synchronous. A worker needs nothing but config.
  */
 export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[]): Promise<PreparedBatch> {
-  const grammars = await loadGrammars(batch.flatMap((c) => grammarLanguages(c.language)));
+  const grammars = config.syntax ? await loadGrammars(batch.flatMap((c) => grammarLanguages(c.language))) : undefined;
   const fallbacks: FallbackNote[] = [];
   const parser = createFileParser(config.chunk, grammars, (language, reason, path, detail) => fallbacks.push({ language, reason, path, detail }));
   return { files: batch.map((c) => prepareFile(config, parser, c)), fallbacks };

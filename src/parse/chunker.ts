@@ -38,21 +38,22 @@ export function createChunkers(config: ChunkConfig): { forFile(input: ChunkInput
 /**
  * The parser for every file of a pass. `grammars` are the tree-sitter grammars already loaded
  * (loading is async, parsing is not); a language with a spec but no loaded grammar, or a file the
- * grammar cannot parse in time, gets the line-window chunker and a fallback reason.
+ * grammar cannot parse in time, gets the line-window chunker and a fallback reason. Without
+ * `grammars` (config `syntax: false`) all code is chunked by line windows, with no fallback noted.
  */
-export function createFileParser(config: ChunkConfig, grammars: ReadonlyMap<string, LoadedGrammar>, onFallback?: FallbackListener): FileParser {
+export function createFileParser(config: ChunkConfig, grammars: ReadonlyMap<string, LoadedGrammar> | undefined, onFallback?: FallbackListener): FileParser {
   const chunkers = createChunkers(config);
   const window = (input: ChunkInput, reason?: FallbackReason): ParsedFile => plain(chunkWindows(input.text, config, input.language), 'window', reason);
   return {
     parse(input) {
-      const grammar = grammars.get(input.language);
+      const grammar = grammars?.get(input.language);
       if (grammar) {
         const result = parseCode(grammar, input, config);
         if (result.ok) return result.parsed;
         onFallback?.(input.language, result.reason, input.path, result.detail);
         return window(input, result.reason);
       }
-      if (languageSpec(input.language)) {
+      if (grammars && languageSpec(input.language)) {
         onFallback?.(input.language, 'grammar_unavailable', input.path);
         return window(input, 'grammar_unavailable');
       }

@@ -45,7 +45,7 @@ describe('indexing through the worker thread', () => {
     const config = await resolveConfig({ root, db: join(t.dir, 'x.db'), env: isolatedEnv(t.dir) });
     const batch: FileCandidate[] = [];
     walk({ root: config.root!, maxFileBytes: config.maxFileBytes, ignore: [], denylist: { add: [], remove: [] } }, { file: (c) => batch.push(c), skip: () => {} });
-    const prepareConfig = { root: config.root!, maxFileBytes: config.maxFileBytes, chunk: config.chunk };
+    const prepareConfig = { root: config.root!, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: true };
     const warnings: string[] = [];
     const pool = workerPreparer(prepareConfig, quietLogger(warnings));
     const viaWorker = await pool.prepare(batch.slice(0, 50));

@@ -13,9 +13,11 @@ describe('public API pin', () => {
     expect(source).not.toMatch(/export \*/);
     const types = [...source.matchAll(/export type \{([^}]+)\}/g)].flatMap((m) => m[1]!.split(',').map((s) => s.trim())).filter(Boolean).sort();
     expect(types).toEqual([
-      'ChunkKind', 'Clock', 'ConfigInput', 'ContentType', 'DirectoryTotal', 'DryRunReport', 'Engine', 'EngineOptions', 'ErrorCode',
-      'IndexOptions', 'IndexPhase', 'IndexProgress', 'IndexReport', 'Logger', 'SearchMeta', 'SearchOptions', 'SearchResponse',
-      'SearchResult', 'SkipReason', 'StatusReport',
+      'ChunkKind', 'Clock', 'ConfigInput', 'ContentType', 'DirectoryTotal', 'DryRunReport', 'Engine', 'EngineOptions',
+      'ErrorCode', 'FallbackReason', 'FileOutline', 'ImportKind', 'ImportRow', 'IndexOptions', 'IndexPhase', 'IndexProgress',
+      'IndexReport', 'Logger', 'Reference', 'ReferenceGroup', 'ReferenceKind', 'ReferenceOptions', 'ReferencesResult',
+      'ResolvedImport', 'SearchMeta', 'SearchOptions', 'SearchResponse', 'SearchResult', 'SkipReason', 'StatusReport',
+      'SymbolHit', 'SymbolKind', 'SymbolMatch', 'SymbolOptions', 'SymbolRow',
     ]);
   });
 

@@ -24,6 +24,7 @@ const C_COMMON = `
   (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
 ]) @definition.type
 (preproc_def name: (identifier) @name) @definition.constant
+(preproc_function_def name: (identifier) @name) @definition.function
 (declaration (type_qualifier) @_const declarator: [
   (identifier) @name
   (init_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])

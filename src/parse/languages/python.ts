@@ -10,6 +10,7 @@ const DEFINITIONS = `
 (class_definition body: (block (decorated_definition definition: (function_definition name: (identifier) @name) @definition.method)))
 (function_definition name: (identifier) @name) @definition.function
 (class_definition name: (identifier) @name) @definition.class
+(type_alias_statement left: (type (identifier) @name)) @definition.type
 (module (expression_statement (assignment left: (identifier) @name)) @definition.constant (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
 (module (expression_statement (assignment left: (identifier) @name)) @definition.variable (#not-match? @name "^_*[A-Z][A-Z0-9_]*$"))
 (class_definition body: (block (expression_statement (assignment left: (identifier) @name)) @definition.constant (#match? @name "^_*[A-Z][A-Z0-9_]*$")))
@@ -20,6 +21,7 @@ const IMPORTS = `
 (import_statement name: (aliased_import name: (dotted_name) @source alias: (identifier) @name) @import)
 (import_from_statement module_name: (_) @source name: [(dotted_name) @name (aliased_import name: (dotted_name) @name)]) @import
 (import_from_statement module_name: (_) @source (wildcard_import) @name) @import
+(future_import_statement "__future__" @source name: (dotted_name) @name) @import
 `;
 
 export const python: LanguageSpec = {

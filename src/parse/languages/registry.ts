@@ -1,8 +1,11 @@
 import { javascript, tsx, typescript } from './javascript.js';
 import { c, cpp } from './c-family.js';
+import { csharp } from './csharp.js';
 import { go } from './go.js';
 import { java } from './java.js';
+import { php } from './php.js';
 import { python } from './python.js';
+import { ruby } from './ruby.js';
 import { rust } from './rust.js';
 import type { LanguageSpec } from './spec.js';
 
@@ -20,6 +23,9 @@ const REGISTRY: ReadonlyMap<string, LanguageSpec> = new Map(
     java,
     c,
     cpp,
+    csharp,
+    ruby,
+    php,
   ].map((spec) => [spec.language, spec]),
 );
 
