@@ -5,6 +5,7 @@ import type { LoadedGrammar } from './grammars.js';
 import { languageSpec } from './languages/registry.js';
 import { chunkConfig } from './config-chunker.js';
 import { chunkMarkdown, markdownMetadata } from './markdown-chunker.js';
+import { scriptBlocks } from './script-blocks.js';
 import { chunkWindows } from './window-chunker.js';
 
 /**
@@ -24,6 +25,9 @@ export interface FileParser {
 
 /** Called once per language and reason when a grammar'd file falls back to line windows. */
 export type FallbackListener = (language: string, reason: FallbackReason, path: string, detail?: string) => void;
+
+/** HTML-like languages whose `<script>` blocks are parsed with the JavaScript/TypeScript grammars. */
+const SCRIPT_HOSTS = new Set(['vue', 'svelte', 'html']);
 
 const plain = (chunks: ChunkDraft[], parser: string, fallback?: FallbackReason): ParsedFile => ({ chunks, symbols: [], imports: [], parser, ...(fallback ? { fallback } : {}) });
 
@@ -52,6 +56,16 @@ export function createFileParser(config: ChunkConfig, grammars: ReadonlyMap<stri
         if (result.ok) return result.parsed;
         onFallback?.(input.language, result.reason, input.path, result.detail);
         return window(input, result.reason);
+      }
+      if (grammars && SCRIPT_HOSTS.has(input.language)) {
+        const blocks = scriptBlocks(input.text);
+        const script = blocks.length > 0 ? grammars.get(blocks[0]!.language) : undefined;
+        if (script) {
+          const result = parseCode(script, input, config, undefined, blocks.map((b) => b.range));
+          if (result.ok) return result.parsed;
+          onFallback?.(input.language, result.reason, input.path, result.detail);
+          return window(input, result.reason);
+        }
       }
       if (grammars && languageSpec(input.language)) {
         onFallback?.(input.language, 'grammar_unavailable', input.path);

@@ -1,4 +1,4 @@
-import type { Tree } from 'web-tree-sitter';
+import type { Range, Tree } from 'web-tree-sitter';
 import type { ChunkInput, FallbackReason, ParsedFile } from '../core/chunk.js';
 import type { ChunkConfig } from '../config/schema.js';
 import { chunkSyntax } from './ast-chunker.js';
@@ -15,20 +15,21 @@ export const PARSE_TIME_LIMIT_MS = 2000;
 export type CodeParse = { ok: true; parsed: ParsedFile } | { ok: false; reason: FallbackReason; detail?: string };
 
 /** Parses with a deadline; null when the deadline passed. */
-function parseWithDeadline(grammar: LoadedGrammar, text: string, limitMs: number): Tree | null {
+function parseWithDeadline(grammar: LoadedGrammar, text: string, limitMs: number, ranges: Range[] | undefined): Tree | null {
   const deadline = performance.now() + limitMs;
-  return grammar.parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
+  return grammar.parser.parse(text, null, { progressCallback: () => performance.now() > deadline, ...(ranges ? { includedRanges: ranges } : {}) });
 }
 
 /**
  * Chunks, symbols and imports of a code file, from its syntax tree. Returns a fallback reason
  * instead when the file cannot be parsed in time or its tree is mostly errors; the caller then
- * uses the line-window chunker.
+ * uses the line-window chunker. `ranges` restricts parsing to parts of the text (the script
+ * blocks of a Vue/Svelte/HTML file); positions stay those of the whole file.
  */
-export function parseCode(grammar: LoadedGrammar, input: ChunkInput, config: ChunkConfig, limitMs = PARSE_TIME_LIMIT_MS): CodeParse {
+export function parseCode(grammar: LoadedGrammar, input: ChunkInput, config: ChunkConfig, limitMs = PARSE_TIME_LIMIT_MS, ranges?: Range[]): CodeParse {
   let tree: Tree | null;
   try {
-    tree = parseWithDeadline(grammar, input.text, limitMs);
+    tree = parseWithDeadline(grammar, input.text, limitMs, ranges);
   } catch (err) {
     grammar.parser.reset();
     return { ok: false, reason: 'parse_error', detail: err instanceof Error ? err.message : String(err) };
@@ -39,7 +40,7 @@ export function parseCode(grammar: LoadedGrammar, input: ChunkInput, config: Chu
   }
   try {
     const root = tree.rootNode;
-    if (root.hasError && mostlyErrors(root.children.map((c) => (c ? { type: c.type, length: c.endIndex - c.startIndex } : undefined)), input.text.length)) {
+    if (!ranges && root.hasError && mostlyErrors(root.children.map((c) => (c ? { type: c.type, length: c.endIndex - c.startIndex } : undefined)), input.text.length)) {
       return { ok: false, reason: 'parse_error' };
     }
     const table = new LineTable(input.text);
