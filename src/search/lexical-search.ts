@@ -81,6 +81,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
       kind: hit.kind,
       symbol: hit.symbol,
       container: hit.container,
+      signature: hit.signature,
       snippet: snippet.text,
       snippetLine: snippet.startLine,
       chunkHash: hit.chunkHash,

@@ -16,8 +16,10 @@ export interface SearchResult {
   readonly kind: ChunkKind;
   /** Symbol or heading the chunk is about, or null. */
   readonly symbol: string | null;
-  /** Breadcrumb of containers (`Install > From source`), or null. */
+  /** Breadcrumb of containers (`class Foo`, `Install > From source`), or null. */
   readonly container: string | null;
+  /** Declaration head of the chunk's symbol (`function parse(text: string): Ast`), or null. */
+  readonly signature: string | null;
   /** A few lines of the chunk around the best match; matched terms wrapped in « ». */
   readonly snippet: string;
   /** 1-based line of the snippet's first line. */

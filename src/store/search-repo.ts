@@ -18,6 +18,7 @@ export interface FtsCandidate {
   readonly chunkHash: string;
   readonly symbol: string | null;
   readonly container: string | null;
+  readonly signature: string | null;
   readonly bm25: number;
 }
 
@@ -39,7 +40,7 @@ export interface TermStat {
 
 const SELECT_COLUMNS = `c.id AS chunkId, f.path AS path, f.language AS language, f.content_type AS contentType, c.kind AS kind,
   c.start_line AS startLine, c.end_line AS endLine, c.start_byte AS startByte, c.end_byte AS endByte,
-  f.hash AS fileHash, c.hash AS chunkHash, c.symbol AS symbol, c.container AS container, r.score AS bm25`;
+  f.hash AS fileHash, c.hash AS chunkHash, c.symbol AS symbol, c.container AS container, c.signature AS signature, r.score AS bm25`;
 
 const TOKENIZER = `"porter unicode61 remove_diacritics 2 tokenchars '_'"`;
 

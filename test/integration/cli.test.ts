@@ -35,7 +35,7 @@ describe('CLI', () => {
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(['query', 'results', 'meta']);
     expect(out.results[0]).toMatchObject({ path: 'src/db/open-database.ts', language: 'typescript', kind: 'function', symbol: 'openDatabase' });
-    for (const key of ['path', 'startLine', 'endLine', 'score', 'language', 'kind', 'symbol', 'snippet']) expect(out.results[0]).toHaveProperty(key);
+    for (const key of ['path', 'startLine', 'endLine', 'score', 'language', 'kind', 'symbol', 'container', 'signature', 'snippet']) expect(out.results[0]).toHaveProperty(key);
     expect(out.meta).toMatchObject({ mode: 'lexical' });
     expect(r.stderr).toBe('');
   });

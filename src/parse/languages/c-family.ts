@@ -14,6 +14,10 @@ const declarators = (inner: string, cpp = false): string => `[
   ${cpp ? `(reference_declarator (function_declarator declarator: ${inner}))` : ''}
 ]`;
 
+/** A variable's declarator: `x`, `x = 1`, `*x`, `x[4]`, `*x[] = {...}`. */
+const NAMED = '[(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name) (pointer_declarator declarator: (array_declarator declarator: (identifier) @name))]';
+const VARIABLE = `[${NAMED} (init_declarator declarator: ${NAMED})]`;
+
 const C_COMMON = `
 (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
@@ -25,16 +29,8 @@ const C_COMMON = `
 ]) @definition.type
 (preproc_def name: (identifier) @name) @definition.constant
 (preproc_function_def name: (identifier) @name) @definition.function
-(declaration (type_qualifier) @_const declarator: [
-  (identifier) @name
-  (init_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
-] (#eq? @_const "const")) @definition.constant
-(declaration declarator: [
-  (identifier) @name
-  (init_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
-  (pointer_declarator declarator: (identifier) @name)
-  (array_declarator declarator: (identifier) @name)
-]) @definition.variable
+(declaration (type_qualifier) @_const declarator: ${VARIABLE} (#any-of? @_const "const" "constexpr")) @definition.constant
+(declaration declarator: ${VARIABLE}) @definition.variable
 `;
 
 const C_DEFINITIONS = `
