@@ -1,5 +1,4 @@
-import type { LanguageSpec } from './spec.js';
-import { hasModifier } from './spec.js';
+import { hasModifier, type LanguageSpec } from './spec.js';
 
 /**
  * PHP (the `php` grammar: `<?php` code inside HTML). Traits are interfaces, namespaces modules;
@@ -17,11 +16,12 @@ const DEFINITIONS = `
 (const_declaration (const_element (name) @name)) @definition.constant
 `;
 
+const STRING = '[(string . (string_content) @source .) (encapsed_string . (string_content) @source .)]';
+/** `'x.php'`, `("x.php")` or `__DIR__ . '/x.php'`. */
 const PATH = `[
-  (string . (string_content) @source .)
-  (encapsed_string . (string_content) @source .)
-  (binary_expression left: (name) @_dir right: [(string . (string_content) @source .) (encapsed_string . (string_content) @source .)] (#eq? @_dir "__DIR__"))
-  (parenthesized_expression [(string . (string_content) @source .) (encapsed_string . (string_content) @source .)])
+  ${STRING}
+  (parenthesized_expression ${STRING})
+  (binary_expression left: (name) @_dir right: ${STRING} (#eq? @_dir "__DIR__"))
 ]`;
 const statement = (type: string, kind: string): string => `(${type} ${PATH}) @${kind}`;
 
