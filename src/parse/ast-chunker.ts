@@ -15,6 +15,8 @@ interface Segment {
   container?: string | undefined;
   signature?: string | undefined;
   defines: string[];
+  /** The breadcrumb level the segment was cut at: only segments of one level merge. */
+  scope: string;
   /** A piece of a definition split in several: never merged with a neighbour. */
   piece?: boolean;
   /** Exact bytes, for a piece of a line too long to be a chunk on its own. */
@@ -44,6 +46,8 @@ export interface AstChunkContext {
   readonly wrappers: readonly string[];
   /** 0-based lines where an import statement starts. */
   readonly importLines: ReadonlySet<number>;
+  /** 0-based line of the first top-level definition (imports are above it). */
+  firstDefinitionLine: number;
 }
 
 /** Nesting below which a too-large node is not split further (deeply nested input). */
@@ -94,6 +98,7 @@ function namesIn(d: Definition, out: string[] = []): string[] {
 export function chunkSyntax(ctx: AstChunkContext, roots: readonly Definition[]): ChunkDraft[] {
   const count = ctx.table.count;
   if (count === 0) return [];
+  ctx.firstDefinitionLine = roots.length > 0 ? roots[0]!.node.startPosition.row : count;
   const segments = segmentsOf(ctx, 0, count - 1, roots, [], undefined);
   const out: ChunkDraft[] = [];
   for (const s of segments) {
@@ -143,8 +148,10 @@ function segmentsOf(ctx: AstChunkContext, a: number, b: number, children: readon
 
 function definitionSegments(ctx: AstChunkContext, d: Definition, s: number, e: number, crumbs: readonly string[]): Segment[] {
   const { soft } = limits(ctx.config);
-  const container = crumbs.length > 0 ? crumbs.join(' > ') : undefined;
-  const base = { kind: d.kind ?? ('statements' as ChunkKind), symbol: d.name, container, signature: d.kind ? signatureOf(d.node, ctx.text) : undefined };
+  // a Go or C++ method defined outside its type names the type as its container
+  const container = crumbs.length > 0 ? crumbs.join(' > ') : d.receiver;
+  const scope = crumbs.join(' > ');
+  const base = { kind: d.kind ?? ('statements' as ChunkKind), symbol: d.name, container, scope, signature: d.kind ? signatureOf(d.node, ctx.text) : undefined };
   if (bytesOf(ctx, s, e) <= soft) return [{ ...base, start: s, end: e, defines: namesIn(d) }];
   const isFunction = d.kind === 'function' || d.kind === 'method';
   if (!isFunction && d.children.length > 0) return segmentsOf(ctx, s, e, d.children, [...crumbs, d.label], d);
@@ -158,10 +165,20 @@ function gapSegments(ctx: AstChunkContext, x: number, y: number, crumbs: readonl
   while (first <= y && ctx.table.isBlank(first)) first++;
   if (first > y) return [];
   const container = owner ? crumbs.slice(0, -1).join(' > ') || undefined : crumbs.join(' > ') || undefined;
-  const kind: ChunkKind = owner ? (owner.kind ?? 'statements') : !crumbs.length && ctx.importLines.has(first) ? 'imports' : 'statements';
-  const base = { kind, symbol: owner?.name, container, signature: owner?.kind ? signatureOf(owner.node, ctx.text) : undefined, defines: [] };
+  const kind: ChunkKind = owner ? (owner.kind ?? 'statements') : !crumbs.length && isImportGap(ctx, x, y) ? 'imports' : 'statements';
+  const base = { kind, symbol: owner?.name, container, scope: crumbs.join(' > '), signature: owner?.kind ? signatureOf(owner.node, ctx.text) : undefined, defines: [] };
   if (bytesOf(ctx, x, y) <= soft) return [{ ...base, start: x, end: y }];
   return windowPieces(ctx, x, y, kind).map((p) => ({ ...base, ...p, piece: true }));
+}
+
+/**
+ * Lines before the first definition that hold import statements are the file's imports, even
+ * when a package clause, module docstring or header comment comes first.
+ */
+function isImportGap(ctx: AstChunkContext, x: number, y: number): boolean {
+  if (x > ctx.firstDefinitionLine) return false;
+  for (let l = x; l <= y; l++) if (ctx.importLines.has(l)) return true;
+  return false;
 }
 
 /** A closing line with no words of its own (`}`, `end`, `);`) belongs to the chunk above it. */
@@ -180,7 +197,7 @@ function mergeSmall(ctx: AstChunkContext, segs: Segment[]): Segment[] {
     if (prev && prev.end < s.start && !prev.bytes && !s.bytes) {
       const closing = isClosing(ctx, s);
       const fits = bytesOf(ctx, prev.start, s.end) <= soft;
-      const small = !prev.piece && !s.piece && bytesOf(ctx, prev.start, prev.end) < target && prev.container === s.container;
+      const small = !prev.piece && !s.piece && bytesOf(ctx, prev.start, prev.end) < target && prev.scope === s.scope;
       const separate = prev.kind === 'imports' || s.kind === 'imports';
       if (closing || (fits && small && !separate)) {
         prev.end = s.end;
@@ -204,7 +221,7 @@ function mergeSmall(ctx: AstChunkContext, segs: Segment[]): Segment[] {
  * cut by the line-window rules.
  */
 function splitNode(ctx: AstChunkContext, node: Node, s: number, e: number): Piece[] {
-  const { soft } = limits(ctx.config);
+  const { soft, target } = limits(ctx.config);
   const units: Array<[number, number]> = [];
   const flatten = (n: Node, depth: number): void => {
     for (const child of n.children) {
@@ -232,5 +249,14 @@ function splitNode(ctx: AstChunkContext, node: Node, s: number, e: number): Piec
     if (cur && bytesOf(ctx, cur.start, ue) <= soft) cur.end = ue;
     else pieces.push({ start: cur ? Math.max(us, cur.end + 1) : us, end: ue });
   }
-  return pieces.flatMap((p) => (bytesOf(ctx, p.start, p.end) <= ctx.config.maxBytes ? [p] : windowPieces(ctx, p.start, p.end, 'window')));
+  // a piece under the merge target (a lone signature line before a body that fills a piece)
+  // joins its neighbour when the two fit the hard limit
+  const joined: Piece[] = [];
+  for (const p of pieces) {
+    const prev = joined[joined.length - 1];
+    const tiny = prev && (bytesOf(ctx, prev.start, prev.end) < target || bytesOf(ctx, p.start, p.end) < target);
+    if (prev && tiny && bytesOf(ctx, prev.start, p.end) <= ctx.config.maxBytes) prev.end = p.end;
+    else joined.push({ ...p });
+  }
+  return joined.flatMap((p) => (bytesOf(ctx, p.start, p.end) <= ctx.config.maxBytes ? [p] : windowPieces(ctx, p.start, p.end, 'window')));
 }

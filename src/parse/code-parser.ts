@@ -48,7 +48,7 @@ export function parseCode(grammar: LoadedGrammar, input: ChunkInput, config: Chu
     const imports = importsOf(grammar, tree);
     const importLines = new Set(imports.map((i) => i.line - 1));
     const spec = grammar.spec;
-    const ctx = { text: input.text, table, config, leading: [...spec.comments, 'decorator', 'attribute_item', 'annotation', 'attribute_list'], wrappers: spec.wrappers ?? [], importLines };
+    const ctx = { text: input.text, table, config, leading: [...spec.comments, 'decorator', 'attribute_item', 'annotation', 'attribute_list'], wrappers: spec.wrappers ?? [], importLines, firstDefinitionLine: 0 };
     const chunks = chunkSyntax(ctx, defs);
     return { ok: true, parsed: { chunks, symbols: symbolsOf(grammar, defs, input.text), imports, parser: 'tree-sitter' } };
   } catch (err) {

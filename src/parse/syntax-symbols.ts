@@ -102,7 +102,7 @@ export function signatureOf(node: Node, text: string): string {
 function containerPath(d: Definition): string | undefined {
   const names: string[] = [];
   for (let p = d.parent; p; p = p.parent) names.unshift(p.name);
-  if (names.length === 0 && d.receiver) names.push(d.receiver);
+  if (d.receiver && names[names.length - 1] !== d.receiver) names.push(d.receiver);
   return names.length > 0 ? names.join('.') : undefined;
 }
 

@@ -65,7 +65,7 @@ describe('chunkMarkdown: frontmatter', () => {
   });
 
   it('accepts `...` as the closing line and ignores an unclosed opener', () => {
-    expect(summary(chunkMarkdown(md('---', 'a: 1', '...', 'text'), CONFIG))[0]).toBe('frontmatter 1-3 T []');
+    expect(summary(chunkMarkdown(md('---', 'a: 1', '...', 'text'), CONFIG))[0]).toBe('frontmatter 1-3 - []');
     expect(summary(chunkMarkdown(md('---', 'not frontmatter'), CONFIG))).toEqual(['section 1-2 - []']);
   });
 
