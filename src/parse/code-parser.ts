@@ -4,19 +4,19 @@ import type { ChunkConfig } from '../config/schema.js';
 import { chunkSyntax } from './ast-chunker.js';
 import type { LoadedGrammar } from './grammars.js';
 import { LineTable } from './line-table.js';
-import { findDefinitions, importsOf, symbolsOf } from './syntax-symbols.js';
+import { findDefinitions, importsOf, runQuery, symbolsOf } from './syntax-symbols.js';
 
 /**
- * Time allowed to parse one file. tree-sitter parses 3–5 MB/s here, so a 1 MB file takes about
- * 250 ms; a file that takes 8× that is pathological and falls back to the line-window chunker.
+ * Time allowed to parse one file and run its queries. tree-sitter parses 3–5 MB/s here, so a
+ * 1 MB file takes about 250 ms; a file that takes 8× that is pathological and falls back to the
+ * line-window chunker.
  */
 export const PARSE_TIME_LIMIT_MS = 2000;
 
 export type CodeParse = { ok: true; parsed: ParsedFile } | { ok: false; reason: FallbackReason; detail?: string };
 
 /** Parses with a deadline; null when the deadline passed. */
-function parseWithDeadline(grammar: LoadedGrammar, text: string, limitMs: number, ranges: Range[] | undefined): Tree | null {
-  const deadline = performance.now() + limitMs;
+function parseWithDeadline(grammar: LoadedGrammar, text: string, deadline: number, ranges: Range[] | undefined): Tree | null {
   return grammar.parser.parse(text, null, { progressCallback: () => performance.now() > deadline, ...(ranges ? { includedRanges: ranges } : {}) });
 }
 
@@ -28,8 +28,10 @@ function parseWithDeadline(grammar: LoadedGrammar, text: string, limitMs: number
  */
 export function parseCode(grammar: LoadedGrammar, input: ChunkInput, config: ChunkConfig, limitMs = PARSE_TIME_LIMIT_MS, ranges?: Range[]): CodeParse {
   let tree: Tree | null;
+  // one budget for parsing and the queries: a query can be slow on a tree that parsed fast
+  const deadline = performance.now() + limitMs;
   try {
-    tree = parseWithDeadline(grammar, input.text, limitMs, ranges);
+    tree = parseWithDeadline(grammar, input.text, deadline, ranges);
   } catch (err) {
     grammar.parser.reset();
     return { ok: false, reason: 'parse_error', detail: err instanceof Error ? err.message : String(err) };
@@ -44,8 +46,10 @@ export function parseCode(grammar: LoadedGrammar, input: ChunkInput, config: Chu
       return { ok: false, reason: 'parse_error' };
     }
     const table = new LineTable(input.text);
-    const defs = findDefinitions(grammar, tree);
-    const imports = importsOf(grammar, tree);
+    const matches = runQuery(grammar, tree, deadline);
+    if (performance.now() > deadline) return { ok: false, reason: 'parse_timeout', detail: 'queries did not finish in time' };
+    const defs = findDefinitions(grammar, matches.definitions);
+    const imports = importsOf(grammar, matches.imports);
     const importLines = new Set(imports.map((i) => i.line - 1));
     const spec = grammar.spec;
     const ctx = { text: input.text, table, config, leading: [...spec.comments, 'decorator', 'attribute_item', 'annotation', 'attribute_list'], wrappers: spec.wrappers ?? [], importLines, firstDefinitionLine: 0 };

@@ -17,8 +17,10 @@ export interface LoadedGrammar {
   readonly spec: LanguageSpec;
   readonly language: Language;
   readonly parser: Parser;
-  readonly definitions: Query;
-  readonly imports?: Query | undefined;
+  /** Definitions and imports patterns in one query: one traversal of the tree instead of two. */
+  readonly query: Query;
+  /** Patterns below this index are definitions; the rest are imports. */
+  readonly importsFrom: number;
 }
 
 interface GrammarState {
@@ -50,8 +52,10 @@ async function load(spec: LanguageSpec): Promise<LoadedGrammar> {
   const parser = new ts.Parser();
   parser.setLanguage(language);
   const definitions = new ts.Query(language, spec.definitions);
-  const imports = spec.imports ? new ts.Query(language, spec.imports) : undefined;
-  return { spec, language, parser, definitions, imports };
+  const importsFrom = definitions.patternCount();
+  definitions.delete();
+  const query = new ts.Query(language, `${spec.definitions}\n${spec.imports ?? ''}`);
+  return { spec, language, parser, query, importsFrom };
 }
 
 /**

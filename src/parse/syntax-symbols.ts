@@ -1,4 +1,4 @@
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node, QueryMatch, Tree } from 'web-tree-sitter';
 import type { ImportDraft, ImportKind, SymbolDraft, SymbolKind } from '../core/symbol.js';
 import { SYMBOL_KINDS } from '../core/symbol.js';
 import type { LoadedGrammar } from './grammars.js';
@@ -30,10 +30,18 @@ const GENERIC = new Set<SymbolKind | undefined>(['variable', 'constant']);
  * class). Variables and constants declared inside a function are locals, not symbols; they are
  * dropped, as is everything but functions and classes nested in a function.
  */
-export function findDefinitions(grammar: LoadedGrammar, tree: Tree): Definition[] {
+/** Runs the grammar's query once; matches split into definition and import patterns. */
+export function runQuery(grammar: LoadedGrammar, tree: Tree, deadline = Infinity): { definitions: QueryMatch[]; imports: QueryMatch[] } {
+  const definitions: QueryMatch[] = [];
+  const imports: QueryMatch[] = [];
+  for (const m of grammar.query.matches(tree.rootNode, untilDeadline(deadline))) (m.patternIndex < grammar.importsFrom ? definitions : imports).push(m);
+  return { definitions, imports };
+}
+
+export function findDefinitions(grammar: LoadedGrammar, matches: readonly QueryMatch[]): Definition[] {
   const found: Definition[] = [];
   const seen = new Map<number, number>();
-  for (const match of grammar.definitions.matches(tree.rootNode)) {
+  for (const match of matches) {
     let node: Node | undefined;
     let nameNode: Node | undefined;
     let kind: string | undefined;
@@ -77,6 +85,11 @@ export function findDefinitions(grammar: LoadedGrammar, tree: Tree): Definition[
     if (insideFunction(d) && d.kind !== 'class') d.keep = false;
   }
   return roots;
+}
+
+/** Query options that cancel the query once `deadline` (a performance.now() time) has passed. */
+function untilDeadline(deadline: number): { progressCallback?: () => boolean } {
+  return deadline === Infinity ? {} : { progressCallback: () => performance.now() > deadline };
 }
 
 function insideFunction(d: Definition): boolean {
@@ -135,12 +148,12 @@ const IMPORT_KINDS: readonly ImportKind[] = ['import', 'export', 'require', 'inc
 const MAX_IMPORTS = 2000;
 
 /** Import statements, one per match of the language's imports query. */
-export function importsOf(grammar: LoadedGrammar, tree: Tree): ImportDraft[] {
-  if (!grammar.imports) return [];
+export function importsOf(grammar: LoadedGrammar, matches: readonly QueryMatch[]): ImportDraft[] {
   const out: ImportDraft[] = [];
   const byStatement = new Map<number, { names: string[] }>();
-  for (const match of grammar.imports.matches(tree.rootNode)) {
+  for (const match of matches) {
     let statement = -1;
+    let statementNode: Node | undefined;
     let source: string | undefined;
     let kind: ImportKind | undefined;
     let line = 0;
@@ -152,6 +165,7 @@ export function importsOf(grammar: LoadedGrammar, tree: Tree): ImportDraft[] {
         kind = c.name as ImportKind;
         line = c.node.startPosition.row + 1;
         statement = c.node.id;
+        statementNode = c.node;
       }
     }
     if (source === undefined || !kind || source.length > 500) continue;
@@ -161,6 +175,7 @@ export function importsOf(grammar: LoadedGrammar, tree: Tree): ImportDraft[] {
       for (const n of names) if (!same.names.includes(n)) same.names.push(n);
       continue;
     }
+    if (names.length === 0 && statementNode && grammar.spec.importNames) names.push(...grammar.spec.importNames(statementNode));
     const draft = { source, names: [...new Set(names)], kind, line };
     byStatement.set(statement, draft);
     out.push(draft);

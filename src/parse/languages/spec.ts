@@ -23,6 +23,11 @@ export interface LanguageSpec {
    * `@include` or `@use`, which gives the import kind.
    */
   readonly imports?: string | undefined;
+  /**
+   * Names an import statement brings in, read from the statement node, for languages whose
+   * imports query does not capture `@name` (capturing long name lists in a query can be slow).
+   */
+  readonly importNames?: ((statement: Node) => string[]) | undefined;
   /** Node types that wrap a definition and belong to its chunk: export statements, decorators. */
   readonly wrappers?: readonly string[] | undefined;
   /** Comment node types: comments directly above a definition belong to its chunk. */
