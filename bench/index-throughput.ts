@@ -2,12 +2,21 @@
  * Index throughput on the pinned corpus (bench/corpus.ts), against a same-run reference.
  *
  *   npx tsx bench/index-throughput.ts              everything below, writes bench/results/index-throughput.json
+ *   npx tsx bench/index-throughput.ts --skip-incremental
+ *                                                  without the no-change pass and the edit → search runs
+ *   npx tsx bench/index-throughput.ts --skip-syntax-off
+ *                                                  without the second full index (config `syntax: false`)
  *   npx tsx bench/index-throughput.ts --full-only  only the full index, no JSON, db deleted after
- *                                                  (for `node --cpu-prof --import tsx bench/index-throughput.ts --full-only`)
+ *                                                  (for `node --cpu-prof --import tsx bench/index-throughput.ts --full-only`);
+ *                                                  add --no-syntax to profile the `syntax: false` index instead
  *
- * Measures: a full index into a fresh db (wall, MB/s, files/s, peak RSS); a reference that reads
- * the same files and inserts path+text into a plain FTS5 table (500 files per transaction, WAL);
- * a no-change re-index; single-file change → searchable (median of 5); index size vs source.
+ * Measures: a full index into a fresh db with the default config, structure on (wall, MB/s,
+ * files/s, peak RSS); a second full index into another fresh db with `syntax: false` (code chunked
+ * by line windows, no symbols), reported as the ratio with/without structure; a reference that
+ * reads the same files and inserts path+text into a plain FTS5 table (500 files per transaction,
+ * WAL); a no-change re-index; single-file change → searchable (median of 5); index size vs source.
+ * The structure-on pass runs first, so the process's maxRSS high-water mark read right after it
+ * is that pass's peak (worker threads included: they are threads of this process).
  * The db is kept (its path is in the JSON) so that query-latency.ts can reuse it; the previous
  * run's work directory is deleted at start.
  */
@@ -15,7 +24,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createEngine, type Engine, type IndexReport } from '../src/index.js';
+import { createEngine, type ConfigInput, type Engine, type IndexReport } from '../src/index.js';
 import { ensureCorpus } from './corpus.js';
 import { environment, parseArgs, readResult, writeResult } from './results.js';
 import { cpuMs, fmtMB, fmtMs, MB, median, round2, RssSampler, timeAsync, timeSync } from './stats.js';
@@ -153,6 +162,47 @@ function pickEditFile(root: string): string {
 
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
 
+const fmtLoad = (load: readonly number[]): string => load.map((x) => x.toFixed(2)).join(' ');
+
+interface FullRun {
+  readonly label: string;
+  readonly ms: number;
+  readonly cpuMs: number;
+  readonly mbps: number;
+  readonly report: IndexReport;
+  /** `rssBeforeBytes`: RSS when the pass started, what the previous pass left behind in this process included. */
+  readonly memory: { sampledPeakBytes: number; maxRssBytes: number; rssBeforeBytes: number };
+  readonly loadAvgBefore: number[];
+}
+
+/** One full index pass into the engine's (fresh) db, with RSS sampling and CPU time of all threads. */
+async function fullIndex(engine: Engine, label: string): Promise<FullRun> {
+  const loadAvgBefore = loadavg();
+  const rssBeforeBytes = process.memoryUsage.rss();
+  const rss = new RssSampler();
+  rss.start();
+  const cpu0 = process.cpuUsage();
+  const full = await timeAsync(() => engine.index({ onProgress: () => rss.sample() }));
+  const fullCpuMs = cpuMs(process.cpuUsage(cpu0));
+  const memory = { ...rss.stop(), rssBeforeBytes };
+  const report = full.value;
+  const mbps = report.bytesIndexed / MB / (full.ms / 1000);
+  console.log(`${label.padEnd(15)} ${fmtMs(full.ms)}  ${report.filesIndexed} files  ${report.chunksWritten} chunks  ${mbps.toFixed(2)} MB/s  ${Math.round(report.filesIndexed / (full.ms / 1000))} files/s  (load ${fmtLoad(loadAvgBefore)} before)`);
+  console.log(`  cpu time      ${fmtMs(fullCpuMs)} user+sys, all threads (${Math.round((fullCpuMs / full.ms) * 100)}% of wall on ${availableParallelism()} cores)`);
+  console.log(`  peak RSS      sampled ${fmtMB(memory.sampledPeakBytes)} (${fmtMB(rssBeforeBytes)} before the pass), process max ${fmtMB(memory.maxRssBytes)}`);
+  return { label, ms: full.ms, cpuMs: fullCpuMs, mbps, report, memory, loadAvgBefore };
+}
+
+const runJson = (run: FullRun) => ({
+  wallMs: Math.round(run.ms),
+  cpuMs: Math.round(run.cpuMs),
+  mbPerSec: round2(run.mbps),
+  filesPerSec: Math.round(run.report.filesIndexed / (run.ms / 1000)),
+  loadAvgBefore: run.loadAvgBefore,
+  report: run.report,
+  memory: run.memory,
+});
+
 async function main(): Promise<void> {
   const { flags } = parseArgs(process.argv.slice(2));
   const env = environment();
@@ -161,48 +211,72 @@ async function main(): Promise<void> {
   if (!fullOnly) removePreviousWorkDir();
   const workDir = mkdtempSync(join(tmpdir(), 'scry-bench-'));
   const dbPath = join(workDir, 'index.db');
-  const engine = await createEngine({ root: corpus.root, db: dbPath });
+  const noSyntax = fullOnly && flags.has('no-syntax');
+  const engine = await createEngine({ root: corpus.root, db: dbPath, ...(noSyntax ? { config: { syntax: false } } : {}) });
 
   // Dry run first: warms the page cache for both contenders and says what the pass should take.
   const preview = await timeAsync(() => engine.preview());
   console.log(`corpus ${corpus.root}: ${preview.value.files} files, ${fmtMB(preview.value.bytes)} (dry run ${fmtMs(preview.ms)})`);
 
-  const rss = new RssSampler();
-  rss.start();
-  const cpu0 = process.cpuUsage();
-  const full = await timeAsync(() => engine.index({ onProgress: () => rss.sample() }));
-  const fullCpuMs = cpuMs(process.cpuUsage(cpu0));
-  const memory = rss.stop();
-  const report: IndexReport = full.value;
-  const mbps = report.bytesIndexed / MB / (full.ms / 1000);
-  console.log(`full index      ${fmtMs(full.ms)}  ${report.filesIndexed} files  ${report.chunksWritten} chunks  ${mbps.toFixed(2)} MB/s  ${Math.round(report.filesIndexed / (full.ms / 1000))} files/s`);
-  console.log(`cpu time        ${fmtMs(fullCpuMs)} user+sys, all threads (${Math.round((fullCpuMs / full.ms) * 100)}% of wall on ${availableParallelism()} cores)`);
-  console.log(`peak RSS        sampled ${fmtMB(memory.sampledPeakBytes)}, process max ${fmtMB(memory.maxRssBytes)}`);
+  // Structure on (the default) first: maxRSS right after it is its own peak.
+  const on = await fullIndex(engine, noSyntax ? 'full, no syntax' : 'full index');
+  const full = { ms: on.ms };
+  const fullCpuMs = on.cpuMs;
+  const report: IndexReport = on.report;
   if (fullOnly) {
     engine.close();
     rmSync(workDir, { recursive: true, force: true });
     return;
   }
 
-  const noChange = await timeAsync(() => engine.index());
-  console.log(`no-change pass  ${fmtMs(noChange.ms)}  (target < ${TARGETS.noChangeMs} ms)  indexed=${noChange.value.filesIndexed} unchanged=${noChange.value.filesUnchanged}`);
+  // Structure off: same files, fresh db, `syntax: false`. maxRSS is the process's high-water mark
+  // (at least the structure-on peak), and the sampled RSS starts from what the first pass left
+  // (V8 heap, malloc arenas, the first engine's SQLite cache): only peak − before is this pass's own.
+  let off: (FullRun & { size: ReturnType<typeof diskSize>; tables: Record<string, number> }) | undefined;
+  if (!flags.has('skip-syntax-off')) {
+    const offDb = join(workDir, 'no-syntax.db');
+    const offConfig: ConfigInput = { syntax: false };
+    const offEngine = await createEngine({ root: corpus.root, db: offDb, config: offConfig });
+    const run = await fullIndex(offEngine, 'full, no syntax');
+    offEngine.close();
+    off = { ...run, size: diskSize(offDb), tables: tableSizes(offDb) };
+    rmSync(offDb, { force: true });
+    rmSync(`${offDb}-wal`, { force: true });
+    rmSync(`${offDb}-shm`, { force: true });
+    console.log(
+      `structure       with/without: MB/s ${ratio(on.mbps, off.mbps)}x, wall ${ratio(on.ms, off.ms)}x, cpu ${ratio(on.cpuMs, off.cpuMs)}x, RSS growth during the pass ${fmtMB(on.memory.sampledPeakBytes - on.memory.rssBeforeBytes)} vs ${fmtMB(off.memory.sampledPeakBytes - off.memory.rssBeforeBytes)}, chunks ${ratio(on.report.chunksWritten, off.report.chunksWritten)}x`,
+    );
+  }
 
-  const editFile = pickEditFile(corpus.root);
-  const edit = await singleFileChange(engine, corpus.root, editFile, false);
-  const editMedian = median(edit.runs.map((r) => r.totalMs));
-  console.log(
-    `edit→search     full pass: median ${fmtMs(editMedian)} of ${edit.runs.length}: index ${fmtMs(median(edit.runs.map((r) => r.indexMs)))}, search ${fmtMs(median(edit.runs.map((r) => r.searchMs)))}; all found: ${edit.runs.every((r) => r.found)}`,
-  );
-  const scopedEdit = await singleFileChange(engine, corpus.root, editFile, true);
-  const scopedMedian = median(scopedEdit.runs.map((r) => r.totalMs));
-  console.log(
-    `edit→search     index({paths}): median ${fmtMs(scopedMedian)} (target < ${TARGETS.singleFileMs} ms) of ${scopedEdit.runs.length}: index ${fmtMs(median(scopedEdit.runs.map((r) => r.indexMs)))}, search ${fmtMs(median(scopedEdit.runs.map((r) => r.searchMs)))}; all found: ${scopedEdit.runs.every((r) => r.found)}`,
-  );
+  const skipIncremental = flags.has('skip-incremental');
+  let incremental: { noChange: { wallMs: number; report: IndexReport }; singleFileChange: object; singleFileChangeScoped: object } | undefined;
+  if (!skipIncremental) {
+    const noChange = await timeAsync(() => engine.index());
+    console.log(`no-change pass  ${fmtMs(noChange.ms)}  (target < ${TARGETS.noChangeMs} ms)  indexed=${noChange.value.filesIndexed} unchanged=${noChange.value.filesUnchanged}`);
+
+    const editFile = pickEditFile(corpus.root);
+    const edit = await singleFileChange(engine, corpus.root, editFile, false);
+    const editMedian = median(edit.runs.map((r) => r.totalMs));
+    console.log(
+      `edit→search     full pass: median ${fmtMs(editMedian)} of ${edit.runs.length}: index ${fmtMs(median(edit.runs.map((r) => r.indexMs)))}, search ${fmtMs(median(edit.runs.map((r) => r.searchMs)))}; all found: ${edit.runs.every((r) => r.found)}`,
+    );
+    const scopedEdit = await singleFileChange(engine, corpus.root, editFile, true);
+    const scopedMedian = median(scopedEdit.runs.map((r) => r.totalMs));
+    console.log(
+      `edit→search     index({paths}): median ${fmtMs(scopedMedian)} (target < ${TARGETS.singleFileMs} ms) of ${scopedEdit.runs.length}: index ${fmtMs(median(scopedEdit.runs.map((r) => r.indexMs)))}, search ${fmtMs(median(scopedEdit.runs.map((r) => r.searchMs)))}; all found: ${scopedEdit.runs.every((r) => r.found)}`,
+    );
+    incremental = {
+      noChange: { wallMs: Math.round(noChange.ms), report: noChange.value },
+      singleFileChange: { file: editFile, medianMs: editMedian, runs: edit.runs, restorePassMs: edit.restoreMs },
+      singleFileChangeScoped: { file: editFile, medianMs: scopedMedian, runs: scopedEdit.runs },
+    };
+  }
 
   engine.close();
   const size = diskSize(dbPath);
   const tables = tableSizes(dbPath);
   console.log(`index size      ${fmtMB(size.total)} for ${fmtMB(report.bytesIndexed)} of source = ${ratio(size.total, report.bytesIndexed)}x (target <= ${TARGETS.sizeRatio}x)`);
+  if (off) console.log(`  syntax off    ${fmtMB(off.size.total)} = ${ratio(off.size.total, off.report.bytesIndexed)}x; structure adds ${fmtMB(size.total - off.size.total)}`);
 
   const paths = indexedPaths(dbPath);
   const reference = referenceInsert(corpus.root, paths, join(workDir, 'reference.db'));
@@ -210,20 +284,25 @@ async function main(): Promise<void> {
   console.log(`reference FTS5  ${fmtMs(reference.ms)} (+ optimize ${fmtMs(reference.optimizeMs)})  ${refMbps.toFixed(2)} MB/s  size ${fmtMB(reference.size)}`);
   console.log(`ratio           scry/reference wall = ${ratio(full.ms, reference.ms)}x (incl. reference optimize: ${ratio(full.ms, reference.ms + reference.optimizeMs)}x), cpu = ${ratio(fullCpuMs, reference.cpuMs)}x`);
 
+  const loadAtEnd = loadavg();
+  console.log(`load average    ${fmtLoad(loadAtEnd)} at end (${env.loadAvg1m.toFixed(2)} 1-min at start)`);
   const file = writeResult('index-throughput', {
     env,
-    loadAvg1mAtEnd: loadavg()[0],
+    loadAvg1mAtEnd: loadAtEnd[0],
+    loadAvgAtEnd: loadAtEnd,
     corpus: { root: corpus.root, packages: corpus.packages, installedPackages: corpus.installedPackages, treeHash: corpus.treeHash, previewFiles: preview.value.files, previewBytes: preview.value.bytes },
     db: dbPath,
     workDir,
     targets: TARGETS,
-    full: { wallMs: Math.round(full.ms), cpuMs: Math.round(fullCpuMs), mbPerSec: round2(mbps), filesPerSec: Math.round(report.filesIndexed / (full.ms / 1000)), report, memory },
+    full: runJson(on),
+    fullNoSyntax: off ? { ...runJson(off), size: off.size, tables: off.tables } : null,
+    structureRatio: off
+      ? { mbPerSec: ratio(on.mbps, off.mbps), wall: ratio(on.ms, off.ms), cpu: ratio(on.cpuMs, off.cpuMs), rssGrowth: ratio(on.memory.sampledPeakBytes - on.memory.rssBeforeBytes, off.memory.sampledPeakBytes - off.memory.rssBeforeBytes), chunks: ratio(on.report.chunksWritten, off.report.chunksWritten), size: ratio(size.total, off.size.total) }
+      : null,
     reference: { wallMs: Math.round(reference.ms), cpuMs: Math.round(reference.cpuMs), optimizeMs: Math.round(reference.optimizeMs), files: paths.length, bytes: reference.bytes, mbPerSec: round2(refMbps), sizeBytes: reference.size },
     ratioToReference: ratio(full.ms, reference.ms),
     cpuRatioToReference: ratio(fullCpuMs, reference.cpuMs),
-    noChange: { wallMs: Math.round(noChange.ms), report: noChange.value },
-    singleFileChange: { file: editFile, medianMs: editMedian, runs: edit.runs, restorePassMs: edit.restoreMs },
-    singleFileChangeScoped: { file: editFile, medianMs: scopedMedian, runs: scopedEdit.runs },
+    ...(incremental ?? { noChange: null, singleFileChange: null, singleFileChangeScoped: null }),
     size: { ...size, sourceBytes: report.bytesIndexed, ratio: ratio(size.total, report.bytesIndexed), tables },
   });
   console.log(`wrote ${file}\ndb kept at ${dbPath} (query-latency.ts reuses it)`);
