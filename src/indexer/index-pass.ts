@@ -7,7 +7,7 @@ import type { StoredFile } from '../store/file-repo.js';
 import type { SkipRecord } from '../store/skip-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
 import type { IndexReport } from './index-report.js';
-import { inlinePreparer, workerPreparer, type Preparer } from './prepare-pool.js';
+import { inlinePreparer, workerCount, workerPreparer, type Preparer } from './prepare-pool.js';
 import type { FallbackNote, PreparedBatch } from './prepare.js';
 import { removeFile, writeBatch, type Tally } from './write-batch.js';
 import type { ProgressListener } from './progress.js';
@@ -129,7 +129,8 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
   }
   const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax };
   const large = bytesTotal >= WORKER_MIN_BYTES && batches.length > 1;
-  const preparer: Preparer = large ? workerPreparer(prepareConfig, ctx.logger) : inlinePreparer(prepareConfig);
+  // without tree-sitter, preparing is cheap enough that a second worker only competes with the writer
+  const preparer: Preparer = large ? workerPreparer(prepareConfig, ctx.logger, config.syntax ? workerCount() : 1) : inlinePreparer(prepareConfig);
   const noteFallback = fallbackReporter(ctx.logger);
   // pipeline: the next batches are prepared (on the workers) while this one is written; the
   // workers are closed whatever happens, or they would keep the process alive
