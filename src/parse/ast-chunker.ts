@@ -129,14 +129,17 @@ function segmentsOf(ctx: AstChunkContext, a: number, b: number, children: readon
     s = Math.max(s, a);
     e = Math.min(e, b);
     if (s < cursor) {
-      // shares lines with the previous definition (two on one line): one chunk for both
+      // starts on a line the previous chunk already has (two definitions on one line)
       const last = segs[segs.length - 1];
-      if (last) {
-        last.end = Math.max(last.end, e);
-        for (const n of namesIn(d)) if (!last.defines.includes(n) && last.defines.length < MAX_DEFINES) last.defines.push(n);
+      if (last) for (const n of namesIn(d)) if (!last.defines.includes(n) && last.defines.length < MAX_DEFINES) last.defines.push(n);
+      if (e < cursor) continue;
+      if (last && !last.bytes && bytesOf(ctx, last.start, e) <= limits(ctx.config).soft) {
+        last.end = e;
+        cursor = e + 1;
+        continue;
       }
-      cursor = Math.max(cursor, e + 1);
-      continue;
+      // too big to share one chunk: the rest of this definition starts on the next free line
+      s = cursor;
     }
     if (s > cursor) segs.push(...gapSegments(ctx, cursor, s - 1, crumbs, owner));
     segs.push(...definitionSegments(ctx, d, s, e, crumbs));
@@ -166,9 +169,11 @@ function gapSegments(ctx: AstChunkContext, x: number, y: number, crumbs: readonl
   if (first > y) return [];
   const container = owner ? crumbs.slice(0, -1).join(' > ') || undefined : crumbs.join(' > ') || undefined;
   const kind: ChunkKind = owner ? (owner.kind ?? 'statements') : !crumbs.length && isImportGap(ctx, x, y) ? 'imports' : 'statements';
-  const base = { kind, symbol: owner?.name, container, scope: crumbs.join(' > '), signature: owner?.kind ? signatureOf(owner.node, ctx.text) : undefined, defines: [] };
+  // the head of a split class defines it; its later own lines (fields, the closing brace) do not
+  const defines = owner?.kind && x <= owner.node.startPosition.row ? [owner.name] : [];
+  const base = { kind, symbol: owner?.name, container, scope: crumbs.join(' > '), signature: owner?.kind ? signatureOf(owner.node, ctx.text) : undefined, defines };
   if (bytesOf(ctx, x, y) <= soft) return [{ ...base, start: x, end: y }];
-  return windowPieces(ctx, x, y, kind).map((p) => ({ ...base, ...p, piece: true }));
+  return windowPieces(ctx, x, y, kind).map((p) => ({ ...base, defines: [...defines], ...p, piece: true }));
 }
 
 /**
@@ -195,7 +200,7 @@ function mergeSmall(ctx: AstChunkContext, segs: Segment[]): Segment[] {
   for (const s of segs) {
     const prev = out[out.length - 1];
     if (prev && prev.end < s.start && !prev.bytes && !s.bytes) {
-      const closing = isClosing(ctx, s);
+      const closing = isClosing(ctx, s) && bytesOf(ctx, prev.start, s.end) <= ctx.config.maxBytes;
       const fits = bytesOf(ctx, prev.start, s.end) <= soft;
       const small = !prev.piece && !s.piece && bytesOf(ctx, prev.start, prev.end) < target && prev.scope === s.scope;
       const separate = prev.kind === 'imports' || s.kind === 'imports';

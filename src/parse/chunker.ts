@@ -66,6 +66,10 @@ export function createFileParser(config: ChunkConfig, grammars: ReadonlyMap<stri
           onFallback?.(input.language, result.reason, input.path, result.detail);
           return window(input, result.reason);
         }
+        if (blocks.length > 0) {
+          onFallback?.(input.language, 'grammar_unavailable', input.path);
+          return window(input, 'grammar_unavailable');
+        }
       }
       if (grammars && languageSpec(input.language)) {
         onFallback?.(input.language, 'grammar_unavailable', input.path);

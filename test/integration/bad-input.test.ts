@@ -117,3 +117,133 @@ describe('bad input: clear errors with stable codes, nothing lost', () => {
     ]);
   });
 });
+
+describe('bad input: pathological code files index without error and stay searchable', () => {
+  let t: ReturnType<typeof tempDir>;
+  let root: string;
+  let engine: Engine;
+  const warnings: string[] = [];
+  const logger = { debug: () => {}, info: () => {}, warn: (message: string) => void warnings.push(message) };
+
+  /** Each file holds a unique word, so that a search can find it again. */
+  const deepIfs = 'function zqdeepifs(x: boolean) {\n' + 'if (x) {\n'.repeat(10_000) + '}\n'.repeat(10_000) + '}\n';
+  const deepArrays = 'export const zqdeeparrays = ' + `${'['.repeat(100)}\n`.repeat(100) + `${']'.repeat(100)}\n`.repeat(100) + ';\n';
+  const oneLineDeep = 'function zqonelinedeep(){' + 'if (x) {'.repeat(10_000) + '}'.repeat(10_000) + '}\n';
+  /** Minified-looking: one line of many tiny functions. */
+  const minifiedLine = (bytes: number, tag: string): string => {
+    let s = `var ${tag}=1;`;
+    for (let i = 0; s.length < bytes - 40; i++) s += `function f${i}(a){return a+${i}};`;
+    return s;
+  };
+  const garbage = '}}}} ))))\n]]]] zqgarbage\n))(( }}}}\n'.repeat(60);
+  const vue = [
+    '<template>',
+    '  <p>{{ zqvuelabel }}</p>',
+    '</template>',
+    '',
+    '<script lang="ts">',
+    "import { defineComponent } from 'vue';",
+    'export function zqvueformat(n: number): string {',
+    '  return String(n);',
+    '}',
+    'export default defineComponent({});',
+    '</script>',
+    '',
+    '<style>',
+    'p { color: red; }',
+    '</style>',
+    '',
+  ].join('\n');
+  const svelte = ['<script lang="ts">', '  export let name: string;', '  function zqsveltegreet(who: string): string {', "    return 'Hello ' + who;", '  }', '</script>', '', '<h1>{zqsveltegreet(name)}</h1>', ''].join('\n');
+
+  beforeEach(async () => {
+    warnings.length = 0;
+    t = tempDir();
+    root = join(t.dir, 'repo');
+    mkdirSync(root);
+    writeSmallRepo(root, {
+      'bad/deep-ifs.ts': deepIfs,
+      'bad/deep-arrays.ts': deepArrays,
+      'bad/one-line-deep.ts': oneLineDeep,
+      'bad/bundle.js': minifiedLine(990_000, 'zqbundle'),
+      'bad/almost-minified.js': minifiedLine(19_990, 'zqalmost'),
+      'bad/long-lines.js': Array.from({ length: 330 }, (_, i) => (i % 22 === 0 ? minifiedLine(19_000, `zqlong${i}`) : `var short${i} = ${i};`)).join('\n') + '\n',
+      'bad/garbage.ts': garbage,
+      'bad/Counter.vue': vue,
+      'bad/Hello.svelte': svelte,
+      'bad/notes.xyz': 'zqunknownext lives in a file with an unknown extension\n',
+    });
+    engine = await createEngine({ root, env: isolatedEnv(t.dir), logger });
+  });
+  afterEach(() => {
+    engine.close();
+    t.cleanup();
+  });
+
+  it('indexes them all, with sane structure counts', async () => {
+    const report = await engine.index();
+    // a single line over 20 000 characters in a file over 20 KB is minified and skipped
+    expect(report.skipped).toMatchObject({ minified: 2 });
+    expect(report.filesIndexed).toBe(6 + 10 - 2);
+    const status = engine.status();
+    expect(status.files).toBe(14);
+    expect(status.languages).toMatchObject({ typescript: 5, javascript: 2, vue: 1, svelte: 1 });
+    const { structure } = status;
+    expect(structure.parsers['tree-sitter']).toBeGreaterThanOrEqual(8);
+    expect(Object.values(structure.parsers).reduce((a, b) => a + b, 0)).toBe(14);
+    expect(structure.symbols).toBeGreaterThan(0);
+    expect(structure.imports).toBeGreaterThan(0);
+    for (const f of structure.fallbacks) expect(['grammar_unavailable', 'parse_timeout', 'parse_error', 'too_deep']).toContain(f.reason);
+    // the garbage file fell back to line windows, and says why
+    expect(structure.fallbacks).toContainEqual({ language: 'typescript', reason: 'parse_error', files: 1, example: 'bad/garbage.ts' });
+    expect(warnings.some((w) => /typescript: chunked by line windows \(parse_error\)/.test(w))).toBe(true);
+    // per file: the parser that chunked it, every chunk within the clamp, every line covered
+    engine.close();
+    const db = new Database(engine.dbPath, { readonly: true });
+    const files = db.prepare<[], { id: number; path: string; parser: string; fallback: string | null; line_count: number }>("SELECT id, path, parser, fallback, line_count FROM files WHERE path LIKE 'bad/%' ORDER BY path").all();
+    expect(Object.fromEntries(files.map((f) => [f.path, `${f.parser}${f.fallback ? `/${f.fallback}` : ''}`]))).toEqual({
+      'bad/Counter.vue': 'tree-sitter',
+      'bad/Hello.svelte': 'tree-sitter',
+      'bad/almost-minified.js': 'tree-sitter',
+      'bad/deep-arrays.ts': 'tree-sitter',
+      'bad/deep-ifs.ts': 'tree-sitter',
+      'bad/garbage.ts': 'window/parse_error',
+      'bad/long-lines.js': 'tree-sitter',
+      'bad/notes.xyz': 'window',
+    });
+    for (const f of files) {
+      const chunks = db.prepare<[number], { start_line: number; end_line: number; start_byte: number; end_byte: number }>('SELECT start_line, end_line, start_byte, end_byte FROM chunks WHERE file_id = ? ORDER BY ordinal').all(f.id);
+      expect(chunks.length, f.path).toBeGreaterThan(0);
+      for (const c of chunks) expect(c.end_byte - c.start_byte, f.path).toBeLessThanOrEqual(4096);
+      expect(Math.max(...chunks.map((c) => c.end_line)), f.path).toBe(f.line_count);
+    }
+    db.close();
+    engine = await createEngine({ root, env: isolatedEnv(t.dir), logger });
+    // a second pass finds nothing to do
+    expect(await engine.index()).toMatchObject({ filesIndexed: 0 });
+  });
+
+  it('keeps every indexed file searchable', async () => {
+    await engine.index();
+    const cases: Array<[string, string]> = [
+      ['zqdeepifs', 'bad/deep-ifs.ts'],
+      ['zqdeeparrays', 'bad/deep-arrays.ts'],
+      ['zqalmost', 'bad/almost-minified.js'],
+      ['zqlong22', 'bad/long-lines.js'],
+      ['zqgarbage', 'bad/garbage.ts'],
+      ['zqvueformat', 'bad/Counter.vue'],
+      ['zqvuelabel', 'bad/Counter.vue'],
+      ['zqsveltegreet', 'bad/Hello.svelte'],
+      ['zqunknownext', 'bad/notes.xyz'],
+    ];
+    for (const [word, path] of cases) {
+      const { results } = await engine.search(word);
+      expect(results.map((r) => r.path), word).toContain(path);
+    }
+    for (const word of ['zqbundle', 'zqonelinedeep']) expect((await engine.search(word)).results).toEqual([]);
+    // the script blocks of Vue and Svelte files are parsed: their functions are symbols
+    expect((await engine.symbols('zqvueformat'))[0]).toMatchObject({ path: 'bad/Counter.vue', kind: 'function', startLine: 7 });
+    expect((await engine.symbols('zqsveltegreet'))[0]).toMatchObject({ path: 'bad/Hello.svelte', kind: 'function', startLine: 3 });
+    expect((await engine.symbols('zqdeepifs'))[0]).toMatchObject({ path: 'bad/deep-ifs.ts', kind: 'function', startLine: 1 });
+  });
+});
