@@ -137,7 +137,7 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
   const inflight: Array<Promise<PreparedBatch>> = [];
   let queued = 0;
   const fill = (): void => {
-    while (queued < batches.length && inflight.length < preparer.parallelism + 1) inflight.push(preparer.prepare(batches[queued++]!));
+    while (queued < batches.length && inflight.length < preparer.parallelism) inflight.push(preparer.prepare(batches[queued++]!));
   };
   try {
     fill();

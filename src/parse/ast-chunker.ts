@@ -19,6 +19,10 @@ interface Segment {
   scope: string;
   /** A piece of a definition split in several: never merged with a neighbour. */
   piece?: boolean;
+  /** A split class's own lines (head, fields): named after the class whatever merges into it. */
+  head?: boolean;
+  /** Size of the definition the segment is named after, once merged with others. */
+  nameBytes?: number | undefined;
   /** Exact bytes, for a piece of a line too long to be a chunk on its own. */
   bytes?: { startByte: number; endByte: number } | undefined;
 }
@@ -171,7 +175,7 @@ function gapSegments(ctx: AstChunkContext, x: number, y: number, crumbs: readonl
   const kind: ChunkKind = owner ? (owner.kind ?? 'statements') : !crumbs.length && isImportGap(ctx, x, y) ? 'imports' : 'statements';
   // the head of a split class defines it; its later own lines (fields, the closing brace) do not
   const defines = owner?.kind && x <= owner.node.startPosition.row ? [owner.name] : [];
-  const base = { kind, symbol: owner?.name, container, scope: crumbs.join(' > '), signature: owner?.kind ? signatureOf(owner.node, ctx.text) : undefined, defines };
+  const base = { kind, symbol: owner?.name, container, scope: crumbs.join(' > '), signature: owner?.kind ? signatureOf(owner.node, ctx.text) : undefined, defines, head: owner !== undefined };
   if (bytesOf(ctx, x, y) <= soft) return [{ ...base, start: x, end: y }];
   return windowPieces(ctx, x, y, kind).map((p) => ({ ...base, defines: [...defines], ...p, piece: true }));
 }
@@ -205,11 +209,15 @@ function mergeSmall(ctx: AstChunkContext, segs: Segment[]): Segment[] {
       const small = !prev.piece && !s.piece && bytesOf(ctx, prev.start, prev.end) < target && prev.scope === s.scope;
       const separate = prev.kind === 'imports' || s.kind === 'imports';
       if (closing || (fits && small && !separate)) {
-        prev.end = s.end;
-        if (!prev.signature && s.signature) {
-          // a run of statements merged with a definition takes the definition's name
-          Object.assign(prev, { kind: s.kind, symbol: s.symbol, signature: s.signature });
+        // a merged chunk is named after its largest definition (a run of statements has no name)
+        const sBytes = bytesOf(ctx, s.start, s.end);
+        // (a class's own lines keep the class's name: its members are what it holds)
+        if (!prev.head && s.signature && (!prev.signature || sBytes > (prev.nameBytes ?? bytesOf(ctx, prev.start, prev.end)))) {
+          Object.assign(prev, { kind: s.kind, symbol: s.symbol, signature: s.signature, nameBytes: sBytes });
+        } else if (prev.signature && prev.nameBytes === undefined) {
+          prev.nameBytes = bytesOf(ctx, prev.start, prev.end);
         }
+        prev.end = s.end;
         for (const n of s.defines) if (!prev.defines.includes(n) && prev.defines.length < MAX_DEFINES) prev.defines.push(n);
         continue;
       }

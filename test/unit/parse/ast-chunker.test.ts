@@ -225,12 +225,12 @@ describe('definitions larger than the soft limit', () => {
 });
 
 describe('merging small siblings', () => {
-  it('merges small adjacent functions into one chunk that lists them in defines', () => {
+  it('merges small adjacent functions into one chunk that lists them in defines, named after the largest', () => {
     const text = "import { a } from './a';\nimport b from 'b';\n\nfunction one() { return 1; }\nfunction two() { return 2; }\n\nfunction three() {\n  return 3;\n}\n";
     const { chunks } = parse('smalls.ts', text);
     expect(chunks).toEqual([
       { kind: 'imports', startLine: 1, endLine: 2, startByte: 0, endByte: 43, symbol: undefined, container: undefined },
-      { kind: 'function', startLine: 4, endLine: 9, startByte: 45, endByte: text.length - 1, symbol: 'one', container: undefined, defines: ['one', 'two', 'three'], signature: 'function one()' },
+      { kind: 'function', startLine: 4, endLine: 9, startByte: 45, endByte: text.length - 1, symbol: 'three', container: undefined, defines: ['one', 'two', 'three'], signature: 'function three()' },
     ]);
   });
 
