@@ -69,7 +69,7 @@ export function searchSymbols(store: IndexStore, query: string, options: SymbolS
   const add = (rows: readonly SymbolRow[], match: SymbolMatch): void => {
     for (const r of rows) {
       if (hits.has(r.id)) continue;
-      if (container && !(r.container ?? '').toLowerCase().endsWith(container.toLowerCase())) continue;
+      if (container && !containerMatches(r.container, container)) continue;
       hits.set(r.id, { ...r, match, distance: r.name === name ? 0 : distance(r.name.toLowerCase(), name.toLowerCase()) });
     }
   };
@@ -81,6 +81,13 @@ export function searchSymbols(store: IndexStore, query: string, options: SymbolS
     }
   });
   return [...hits.values()].sort(compareHits(name)).slice(0, limit);
+}
+
+/** `Subject` matches container `Subject` and `rx.Subject`, not `AsyncSubject`. */
+function containerMatches(actual: string | null, wanted: string): boolean {
+  const a = (actual ?? '').toLowerCase();
+  const w = wanted.toLowerCase().replace(/::|#|->/g, '.');
+  return a === w || a.endsWith(`.${w}`);
 }
 
 function compareHits(name: string): (a: SymbolHit, b: SymbolHit) => number {

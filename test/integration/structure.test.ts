@@ -71,6 +71,10 @@ const REPO: Record<string, string> = {
     '    return os.getcwd()',
   ].join('\n'),
   'tools/helpers.py': ['def fmt(rows):', '    return str(rows)'].join('\n'),
+  // a container whose name ends like another's: `IndexStore.transaction` must not match it
+  'src/store/async-store.ts': ['export class AsyncIndexStore {', '  transaction(): void {}', '}'].join('\n'),
+  // ambient declarations are visible to importers although not `export`ed
+  'types/lib.d.ts': ['declare namespace Lib {', '  function make(): void;', '}'].join('\n'),
   'docs/guide.md': ['---', 'title: Guide', 'tags: [setup, database]', '---', '', '# Setup', '', 'Call openDatabase first.'].join('\n'),
   'config/services.yaml': ['services:', '  api:', '    retry:', '      attempts: 3', '  db:', '    path: index.db'].join('\n'),
 };
@@ -104,8 +108,10 @@ describe('code structure', () => {
     expect((await engine.symbols('openData'))[0]).toMatchObject({ name: 'openDatabase', match: 'prefix' });
     expect((await engine.symbols('opneDatabase'))[0]).toMatchObject({ name: 'openDatabase', match: 'fuzzy', distance: 2 });
     expect((await engine.symbols('indexstore'))[0]).toMatchObject({ name: 'IndexStore', kind: 'class', match: 'exact' });
-    expect((await engine.symbols('transaction'))[0]).toMatchObject({ name: 'transaction', kind: 'method', container: 'IndexStore' });
-    expect(await engine.symbols('IndexStore.transaction')).toHaveLength(1);
+    expect((await engine.symbols('transaction')).find((h) => h.path === 'src/store/database.ts')).toMatchObject({ name: 'transaction', kind: 'method', container: 'IndexStore' });
+    expect((await engine.symbols('IndexStore.transaction')).map((h) => h.path)).toEqual(['src/store/database.ts']);
+    expect((await engine.symbols('transaction')).map((h) => h.container).sort()).toEqual(['AsyncIndexStore', 'IndexStore']);
+    expect((await engine.symbols('make'))[0]).toMatchObject({ kind: 'function', container: 'Lib', exported: true });
     expect(await engine.symbols('Other.transaction')).toHaveLength(0);
     expect((await engine.symbols('Report', { kind: 'class' }))[0]).toMatchObject({ path: 'tools/report.py', kind: 'class' });
     expect(await engine.symbols('Report', { kind: 'function' })).toEqual([]);
@@ -172,7 +178,7 @@ describe('code structure', () => {
     const s = engine.status();
     expect(s.structure.symbols).toBeGreaterThanOrEqual(10);
     expect(s.structure.imports).toBeGreaterThanOrEqual(6);
-    expect(s.structure.parsers).toMatchObject({ 'tree-sitter': 6, markdown: 1, yaml: 1 });
+    expect(s.structure.parsers).toMatchObject({ 'tree-sitter': 8, markdown: 1, yaml: 1 });
     expect(s.structure.fallbacks).toEqual([]);
   });
 

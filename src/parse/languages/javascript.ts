@@ -61,8 +61,9 @@ function importNames(statement: Node): string[] {
   return out;
 }
 
+/** `export`ed, or declared ambiently (`declare namespace React { function createElement… }` in a .d.ts). */
 function exported(def: Node): boolean {
-  return hasAncestor(def, ['export_statement'], ['statement_block', 'class_body']);
+  return hasAncestor(def, ['export_statement', 'ambient_declaration'], ['statement_block', 'class_body']);
 }
 
 const common = {
