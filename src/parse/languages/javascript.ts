@@ -63,7 +63,7 @@ function importNames(statement: Node): string[] {
 
 /** `export`ed, or declared ambiently (`declare namespace React { function createElement… }` in a .d.ts). */
 function exported(def: Node): boolean {
-  return hasAncestor(def, ['export_statement', 'ambient_declaration'], ['statement_block', 'class_body']);
+  return hasAncestor(def, ['ambient_declaration']) || hasAncestor(def, ['export_statement'], ['statement_block', 'class_body']);
 }
 
 const common = {
