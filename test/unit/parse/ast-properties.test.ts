@@ -11,6 +11,7 @@ import type { ChunkDraft, ParsedFile } from '../../../src/core/chunk.js';
 import type { ChunkConfig } from '../../../src/config/schema.js';
 import { createFileParser } from '../../../src/parse/chunker.js';
 import { loadGrammars, type LoadedGrammar } from '../../../src/parse/grammars.js';
+import { configArb as configArbUpTo, isBlank, isLongLinePiece, oracle, stripEol } from '../../helpers/chunk-oracle.js';
 
 /** Parsing costs a few ms a file: 80 runs by default; raise with SCRY_AST_RUNS for a longer hunt. */
 const RUNS = Number(process.env.SCRY_AST_RUNS ?? 80);
@@ -203,39 +204,11 @@ function breakPython(lines: string[], how: number, at: number): string[] {
 
 const pyProgramArb = programArb(pyFragmentArb, breakPython);
 
-const configArb: fc.Arbitrary<ChunkConfig> = fc
-  .tuple(fc.integer({ min: 10, max: 60 }), fc.integer({ min: 512, max: 4096 }))
-  .chain(([windowLines, maxBytes]) => fc.integer({ min: 0, max: Math.floor(windowLines / 2) }).map((overlapLines) => ({ windowLines, overlapLines, maxBytes })));
+const configArb = configArbUpTo(4096);
 
 // ---------------------------------------------------------------------------------------------
 // The oracle
 // ---------------------------------------------------------------------------------------------
-
-interface Oracle {
-  readonly buf: Buffer;
-  /** Line texts including their terminator. */
-  readonly lines: string[];
-  /** Byte offset where each 0-based line starts. */
-  readonly starts: number[];
-}
-
-function oracle(text: string): Oracle {
-  const lines = text === '' ? [] : text.split(/(?<=\n)/);
-  const starts: number[] = [];
-  let at = 0;
-  for (const l of lines) {
-    starts.push(at);
-    at += Buffer.byteLength(l);
-  }
-  return { buf: Buffer.from(text), lines, starts };
-}
-
-const isBlank = (line: string): boolean => line.trim() === '';
-const stripEol = (s: string): string => s.replace(/\r?\n$/, '');
-
-function isLongLinePiece(o: Oracle, c: ChunkDraft, config: ChunkConfig): boolean {
-  return c.startLine === c.endLine && Buffer.byteLength(o.lines[c.startLine - 1]!) > config.maxBytes;
-}
 
 function checkParsed(text: string, parsed: ParsedFile, config: ChunkConfig): void {
   const o = oracle(text);

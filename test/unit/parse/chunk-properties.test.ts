@@ -8,6 +8,7 @@ import type { ChunkDraft } from '../../../src/core/chunk.js';
 import type { ChunkConfig } from '../../../src/config/schema.js';
 import { chunkMarkdown } from '../../../src/parse/markdown-chunker.js';
 import { chunkWindows } from '../../../src/parse/window-chunker.js';
+import { configArb as configArbUpTo, isBlank, isLongLinePiece, oracle, stripEol } from '../../helpers/chunk-oracle.js';
 
 /** Line content: never contains a line terminator. */
 const contentArb: fc.Arbitrary<string> = fc.oneof(
@@ -31,40 +32,8 @@ const textArb: fc.Arbitrary<string> = fc
     return finalNewline || lines.length === 0 ? text : text.replace(/\r?\n$/, '');
   });
 
-const configArb: fc.Arbitrary<ChunkConfig> = fc
-  .tuple(fc.integer({ min: 10, max: 60 }), fc.integer({ min: 512, max: 2048 }))
-  .chain(([windowLines, maxBytes]) =>
-    fc.integer({ min: 0, max: Math.floor(windowLines / 2) }).map((overlapLines) => ({ windowLines, overlapLines, maxBytes })),
-  );
-
-/** The oracle's view of a text: lines with their terminators, byte offsets from Buffer. */
-interface Oracle {
-  readonly buf: Buffer;
-  /** Line texts including their terminator. */
-  readonly lines: string[];
-  /** Byte offset where each 0-based line starts. */
-  readonly starts: number[];
-}
-
-function oracle(text: string): Oracle {
-  const lines = text === '' ? [] : text.split(/(?<=\n)/);
-  const starts: number[] = [];
-  let at = 0;
-  for (const l of lines) {
-    starts.push(at);
-    at += Buffer.byteLength(l);
-  }
-  return { buf: Buffer.from(text), lines, starts };
-}
-
-const isBlank = (line: string): boolean => line.trim() === '';
+const configArb = configArbUpTo(2048);
 const bytesOf = (c: ChunkDraft): number => c.endByte - c.startByte;
-const stripEol = (s: string): string => s.replace(/\r?\n$/, '');
-
-/** Is `c` one piece of a line too long for one chunk? */
-function isLongLinePiece(o: Oracle, c: ChunkDraft, config: ChunkConfig): boolean {
-  return c.startLine === c.endLine && Buffer.byteLength(o.lines[c.startLine - 1]!) > config.maxBytes;
-}
 
 function checkCommon(text: string, chunks: ChunkDraft[], config: ChunkConfig): void {
   const o = oracle(text);
