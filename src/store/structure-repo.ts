@@ -2,19 +2,11 @@ import type { ImportDraft, ImportKind, SymbolDraft, SymbolKind } from '../core/s
 import type { Db } from './database.js';
 
 /** A stored definition with the file it is in. */
-export interface SymbolRow {
+export interface SymbolRow extends Omit<SymbolDraft, 'container'> {
   readonly id: number;
   readonly path: string;
   readonly language: string;
-  readonly name: string;
-  readonly kind: SymbolKind;
   readonly container: string | null;
-  readonly signature: string;
-  readonly startLine: number;
-  readonly startCol: number;
-  readonly endLine: number;
-  readonly endCol: number;
-  readonly exported: boolean;
 }
 
 export interface ImportRow {
