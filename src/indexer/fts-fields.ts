@@ -19,12 +19,24 @@ export function fileFields(path: string): FileFields {
  */
 export function chunkFields(file: FileFields, chunk: ChunkDraft, text: string, compounds?: readonly (readonly string[] | undefined)[]): FtsFields {
   const names = chunk.defines?.length ? chunk.defines : chunk.symbol ? [chunk.symbol] : [];
-  // each name whole and in words, so `calculate instability` meets `calculateInstability` here
-  const words = names.map((n) => (isCompoundIdentifier(n) ? `${n} ${splitIdentifier(n).join(' ')}` : n));
+  // each name whole and in words, so `calculate instability` meets `calculateInstability` here;
+  // a word is written once per chunk: 14 key paths under `compilerOptions` must not give the
+  // word `compiler` a term frequency of 14
+  const seen = new Set<string>();
+  const words = names.map((n) => {
+    if (!isCompoundIdentifier(n)) return n;
+    const fresh = splitIdentifier(n).filter((w) => {
+      const k = w.toLowerCase();
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    return fresh.length > 0 ? `${n} ${fresh.join(' ')}` : n;
+  });
   const symbol = [...words, chunk.container].filter(Boolean).join(' ; ');
   // `compounds` (the file's compound identifiers by line) spares re-scanning overlapping windows
   const bodyParts = compounds ? partsOfLines(compounds, chunk.startLine - 1, chunk.endLine - 1) : identifierParts(text);
-  const symbolParts = symbol ? identifierParts(symbol) : '';
+  const symbolParts = symbol ? [...new Set(identifierParts(symbol).split(' ; '))].join(' ; ') : '';
   const parts = symbolParts && bodyParts ? `${symbolParts} ; ${bodyParts}` : symbolParts || bodyParts;
   return { stem: file.stem, path: file.path, symbol, signature: chunk.signature ?? '', body: text, parts };
 }
