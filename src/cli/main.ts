@@ -57,7 +57,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
 
   program
     .command('status')
-    .description('Show what the index holds: files, chunks, languages, last pass, capabilities.')
+    .description('Show what the index holds: files, chunks, symbols, languages, parsers and fallbacks to line windows, last pass, capabilities.')
     .argument('[dir]', 'project root (default: current directory)')
     .addOption(dbOption())
     .option('--json', 'machine-readable output')
