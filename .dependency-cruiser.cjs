@@ -20,7 +20,7 @@ const layerRules = layers.flatMap((layer, i) => {
       name: `layer-${layer.replace(/\|/g, '-')}-imports-only-left`,
       severity: 'error',
       from: { path: `^src/(${layer})/` },
-      to: { path: `^src/(${right}|tools|mcp|cli|watch)/|^src/index\\.ts$` },
+      to: { path: `^src/(${right}|tools|eval|mcp|cli|watch)/|^src/index\\.ts$` },
     });
   }
   if (layer.includes('|')) {
@@ -43,10 +43,16 @@ module.exports = {
     ...layerRules,
     {
       name: 'surfaces-use-public-api-only',
-      comment: 'tools, mcp and cli talk to the engine through src/index.ts only',
+      comment: 'tools, eval, mcp and cli talk to the engine through src/index.ts only',
       severity: 'error',
-      from: { path: '^src/(tools|mcp|cli)/' },
+      from: { path: '^src/(tools|eval|mcp|cli)/' },
       to: { path: '^src/(config|discover|parse|store|embed|indexer|search|context|engine)/' },
+    },
+    {
+      name: 'eval-not-surfaces',
+      severity: 'error',
+      from: { path: '^src/eval/' },
+      to: { path: '^src/(tools|mcp|cli|watch)/' },
     },
     {
       name: 'tools-only-index',

@@ -4,6 +4,7 @@ import { EngineError, isEngineError } from '../index.js';
 import { indexCommand } from './commands/index-command.js';
 import { searchCommand } from './commands/search-command.js';
 import { statusCommand } from './commands/status-command.js';
+import { evalCommand } from './commands/eval-command.js';
 import { outlineCommand, refsCommand, symbolsCommand } from './commands/structure-commands.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
@@ -104,6 +105,19 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .action(async (path: string, flags) => {
       result.json = Boolean(flags.json);
       result.code = await outlineCommand(io, path, flags);
+    });
+
+  program
+    .command('eval')
+    .description('Measure retrieval quality on the index of DIR with a query set: file Acc@1/5/10 (all expected files among the first k distinct files), MRR@10, function hit@k (a result overlapping an expected line span), p50/p90 latency. Builds the index first if there is none.')
+    .argument('[dir]', 'project root (default: current directory)')
+    .addOption(dbOption())
+    .option('--queries <file>', 'JSONL, one query per line: {"query": "...", "expected": [{"path": "src/a.ts", "startLine": 10, "endLine": 40}], "id": "optional"}')
+    .option('--json', 'JSON output: {root, modes: {lexical: {queries, accAt, mrr, functionHitAt, functionQueries, latencyMs}}, queries: [...]}')
+    .addHelpText('after', '\nExample:\n  scry eval --queries eval/queries.jsonl\n  scry eval ../other-repo --queries q.jsonl --json')
+    .action(async (dir: string | undefined, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await evalCommand(io, dir, flags);
     });
 
   return program;

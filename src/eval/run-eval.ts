@@ -1,0 +1,48 @@
+import type { Engine } from '../index.js';
+import { distinctFiles, scoreQuery, summarize, type EvalSummary, type QueryScore } from './metrics.js';
+import type { EvalQuery } from './queries-file.js';
+
+/** Chunks fetched per query: enough for 10 distinct files and function hit@10. */
+const FETCH = 50;
+const SHOWN_FILES = 5;
+
+export interface EvalQueryResult extends QueryScore {
+  readonly id: string;
+  /** The query, cut at 200 characters. */
+  readonly query: string;
+  readonly expected: readonly string[];
+  /** The first distinct result files. */
+  readonly top: readonly string[];
+  readonly tookMs: number;
+}
+
+export interface EvalReport {
+  readonly root: string;
+  /** Summary per ranking mode; `lexical` until other modes exist. */
+  readonly modes: Readonly<Record<string, EvalSummary>>;
+  readonly queries: readonly EvalQueryResult[];
+}
+
+/** Runs every query against an indexed engine and scores it; queries run one at a time, so latencies are comparable. */
+export async function runEval(engine: Engine, queries: readonly EvalQuery[]): Promise<EvalReport> {
+  const results: EvalQueryResult[] = [];
+  for (const q of queries) {
+    const started = performance.now();
+    const response = await engine.search(q.query, { limit: FETCH });
+    const tookMs = Math.round((performance.now() - started) * 100) / 100;
+    const score = scoreQuery(response.results, q.expected);
+    results.push({
+      id: q.id,
+      query: q.query.length > 200 ? `${q.query.slice(0, 199)}…` : q.query,
+      expected: [...new Set(q.expected.map((e) => e.path))],
+      top: distinctFiles(response.results).slice(0, SHOWN_FILES),
+      tookMs,
+      ...score,
+    });
+  }
+  return {
+    root: engine.root,
+    modes: { lexical: summarize(results, results.map((r) => r.tookMs)) },
+    queries: results,
+  };
+}
