@@ -23,26 +23,29 @@ export interface EvalReport {
   readonly queries: readonly EvalQueryResult[];
 }
 
+/** Runs one query and scores it. */
+export async function evalOne(engine: Engine, q: EvalQuery): Promise<EvalQueryResult> {
+  const started = performance.now();
+  const response = await engine.search(q.query, { limit: FETCH });
+  const tookMs = Math.round((performance.now() - started) * 100) / 100;
+  return {
+    id: q.id,
+    query: q.query.length > 200 ? `${q.query.slice(0, 199)}…` : q.query,
+    expected: [...new Set(q.expected.map((e) => e.path))],
+    top: distinctFiles(response.results).slice(0, SHOWN_FILES),
+    tookMs,
+    ...scoreQuery(response.results, q.expected),
+  };
+}
+
+/** The report of scored queries. */
+export function report(root: string, results: readonly EvalQueryResult[]): EvalReport {
+  return { root, modes: { lexical: summarize(results, results.map((r) => r.tookMs)) }, queries: results };
+}
+
 /** Runs every query against an indexed engine and scores it; queries run one at a time, so latencies are comparable. */
 export async function runEval(engine: Engine, queries: readonly EvalQuery[]): Promise<EvalReport> {
   const results: EvalQueryResult[] = [];
-  for (const q of queries) {
-    const started = performance.now();
-    const response = await engine.search(q.query, { limit: FETCH });
-    const tookMs = Math.round((performance.now() - started) * 100) / 100;
-    const score = scoreQuery(response.results, q.expected);
-    results.push({
-      id: q.id,
-      query: q.query.length > 200 ? `${q.query.slice(0, 199)}…` : q.query,
-      expected: [...new Set(q.expected.map((e) => e.path))],
-      top: distinctFiles(response.results).slice(0, SHOWN_FILES),
-      tookMs,
-      ...score,
-    });
-  }
-  return {
-    root: engine.root,
-    modes: { lexical: summarize(results, results.map((r) => r.tookMs)) },
-    queries: results,
-  };
+  for (const q of queries) results.push(await evalOne(engine, q));
+  return report(engine.root, results);
 }

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { EngineError } from '../core/errors.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { ImportRow, SymbolRow } from '../store/structure-repo.js';
+import { isTestPath } from './rank.js';
 import { resolveImport, sourcesFor, testsFor } from './relations.js';
 
 export interface ResolvedImport extends ImportRow {
@@ -22,6 +23,8 @@ export interface FileOutline {
   readonly imports: ResolvedImport[];
   /** Files whose imports resolve to this one. */
   readonly importedBy: Array<{ path: string; line: number; source: string }>;
+  /** True for a test file (`tests/`, `*.test.ts`, `test_*.py`, `*_test.go`, `FooTest.java`...). */
+  readonly isTest: boolean;
   /** Test files associated with this file, or, for a test file, the files it tests. */
   readonly tests: string[];
   readonly testedFiles: string[];
@@ -61,6 +64,7 @@ export function outlineFile(store: IndexStore, path: string): FileOutline {
       symbols: store.structure.inFile(rel),
       imports,
       importedBy,
+      isTest: isTestPath(rel),
       tests: testsFor(rel, files),
       testedFiles: sourcesFor(rel, files),
       metadata: info.metadata ? (JSON.parse(info.metadata) as Record<string, unknown>) : null,

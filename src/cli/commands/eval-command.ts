@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createEngine, EngineError } from '../../index.js';
+import { evalFromGit } from '../../eval/from-git.js';
 import { parseQueriesFile } from '../../eval/queries-file.js';
 import { runEval } from '../../eval/run-eval.js';
 import { formatEval } from '../format-eval.js';
@@ -10,12 +11,45 @@ import { progressBar } from '../progress-bar.js';
 export interface EvalFlags {
   db?: string;
   queries?: string;
+  fromGit?: boolean;
+  commits?: string;
+  since?: string;
+  fast?: boolean;
   json?: boolean;
 }
 
-/** `scry eval --queries FILE`: scores the index of DIR on a hand-written query set. */
+function parseCommits(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new EngineError('INVALID_ARGUMENT', { name: '--commits', reason: `"${raw}" is not an integer from 1 to 1000` });
+  return n;
+}
+
+/** `scry eval --from-git`: queries mined from history, searched at each commit's parent (or, with --fast, in the current index). */
+async function evalGit(io: CliIO, dir: string | undefined, flags: EvalFlags): Promise<number> {
+  const commits = parseCommits(flags.commits);
+  // the repository is DIR or the current directory (its history is what is mined)
+  const engine = await createEngine({ root: dir ?? io.cwd, db: flags.db });
+  try {
+    if (flags.fast && !engine.isIndexed()) {
+      if (!flags.json) io.err(`scry: no index yet for ${engine.root}; building it first...\n`);
+      await engine.index();
+    }
+    const onQuery = flags.json || !io.stderrIsTTY ? undefined : (done: number, total: number): void => io.err(`\rscry: ${done}/${total} queries`);
+    const result = await evalFromGit(engine, { commits, since: flags.since, fast: flags.fast, onQuery });
+    if (onQuery) io.err('\n');
+    io.out(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatEval(result));
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+/** `scry eval`: scores the index of DIR on a hand-written query set, or on queries mined from git. */
 export async function evalCommand(io: CliIO, dir: string | undefined, flags: EvalFlags): Promise<number> {
-  if (!flags.queries) throw new EngineError('INVALID_ARGUMENT', { name: '--queries', reason: 'a JSONL file of {"query", "expected": [{"path", "startLine"?, "endLine"?}]} is required' });
+  if (flags.fromGit && flags.queries) throw new EngineError('INVALID_ARGUMENT', { name: '--queries', reason: 'use either --queries or --from-git' });
+  if (flags.fromGit) return evalGit(io, dir, flags);
+  if (!flags.queries) throw new EngineError('INVALID_ARGUMENT', { name: '--queries', reason: 'a JSONL file of {"query", "expected": [{"path", "startLine"?, "endLine"?}]} is required (or --from-git)' });
   const file = resolve(io.cwd, flags.queries);
   let text: string;
   try {

@@ -1,0 +1,92 @@
+/**
+ * `scry eval --from-git` on a real git repository made by the test: informative commits become
+ * queries, their modified source files and touched functions the gold, searched in the tree at
+ * each parent (a git worktree) or, with --fast, in the current index.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { tempDir, writeTree } from '../helpers/temp.js';
+
+const STORE_V1 = [
+  '/** The index store. */',
+  'export class Store {',
+  '  private handle: number | undefined;',
+  '',
+  '  open(path: string): void {',
+  '    this.handle = path.length;',
+  '  }',
+  '',
+  '  close(): void {',
+  '    this.handle = undefined;',
+  '  }',
+  '}',
+].join('\n');
+
+const RETRY_V1 = ['/** Retries a function that fails with SQLITE_BUSY. */', 'export function retryBusy(fn: () => void): void {', '  for (;;) {', '    try {', '      return fn();', '    } catch {', '      continue;', '    }', '  }', '}'].join('\n');
+
+describe('scry eval --from-git', () => {
+  let t: ReturnType<typeof tempDir>;
+  let root: string;
+  const sh = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8' });
+  const commit = (message: string, files: Record<string, string>): void => {
+    writeTree(root, files);
+    sh('add', '-A');
+    sh('commit', '-q', '-m', message);
+  };
+
+  beforeAll(() => {
+    t = tempDir();
+    root = join(t.dir, 'repo');
+    writeTree(root, { 'README.md': '# Demo\n' });
+    sh('init', '-q');
+    commit('Initial commit', { 'src/store.ts': STORE_V1, 'src/retry.ts': RETRY_V1, 'package.json': '{"version": "1.0.0"}\n' });
+    commit('Make retryBusy give up after five attempts with a clear error', {
+      'src/retry.ts': RETRY_V1.replace('  for (;;) {', '  for (let i = 0; ; i++) {').replace('      continue;', "      if (i >= 5) throw new Error('gave up');"),
+    });
+    commit('bump version', { 'package.json': '{"version": "1.0.1"}\n' });
+    commit('Close the store handle when opening the database fails halfway', { 'src/store.ts': STORE_V1.replace('    this.handle = path.length;', '    this.handle = path.length;\n    if (!path) this.close();') });
+    commit('Document the retry policy in the README for operators', { 'README.md': '# Demo\n\nRetries five times.\n' });
+    // a file outside git must not change anything
+    writeFileSync(join(root, 'untracked.ts'), 'export const x = 1;\n');
+  });
+  afterAll(() => t.cleanup());
+
+  it('mines the informative commits that modify source, and scores them at each parent', async () => {
+    const r = await runCli(['eval', root, '--from-git', '--db', join(t.dir, 'current.db'), '--json'], { cwd: t.dir });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    // newest first; the version bump, the README-only commit and the root commit are not queries
+    expect(report.queries.map((q: { query: string }) => q.query)).toEqual([
+      'Close the store handle when opening the database fails halfway',
+      'Make retryBusy give up after five attempts with a clear error',
+    ]);
+    expect(report.queries.map((q: { expected: string[] }) => q.expected)).toEqual([['src/store.ts'], ['src/retry.ts']]);
+    const s = report.modes.lexical;
+    expect(s.queries).toBe(2);
+    expect(s.functionQueries).toBe(2);
+    expect(s.accAt[10]).toBe(1);
+    // the worktree is gone afterwards
+    expect(execFileSync('git', ['worktree', 'list'], { cwd: root, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--fast searches the current index; --commits limits the queries', async () => {
+    const r = await runCli(['eval', root, '--from-git', '--fast', '--commits', '1', '--db', join(t.dir, 'current.db'), '--json'], { cwd: t.dir });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.queries).toHaveLength(1);
+    expect(report.queries[0]).toMatchObject({ expected: ['src/store.ts'], firstFileRank: 1 });
+  });
+
+  it('refuses a directory that is not a git repository, and bad --commits', async () => {
+    const plain = join(t.dir, 'plain');
+    writeTree(plain, { 'a.ts': 'export const a = 1;\n' });
+    const r = await runCli(['eval', plain, '--from-git', '--db', join(t.dir, 'plain.db'), '--json'], { cwd: t.dir });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toContain('not inside a git repository');
+    const bad = await runCli(['eval', root, '--from-git', '--commits', '0', '--db', join(t.dir, 'current.db')], { cwd: t.dir });
+    expect(bad.code).toBe(2);
+  });
+});
