@@ -1,6 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { createEngine, EngineError, type Engine, type FileOutline } from '../index.js';
 import { git } from './git.js';
 import type { GoldTarget } from './metrics.js';
@@ -56,6 +56,21 @@ export function goldTargets(files: readonly FileOutline[], hunks: ReadonlyMap<st
   return out;
 }
 
+/**
+ * Worktrees an earlier run left behind (killed before its cleanup): removed before a new run, so
+ * they do not pile up in `git worktree list`.
+ */
+async function removeStaleWorktrees(root: string): Promise<void> {
+  const list = await git(['worktree', 'list', '--porcelain'], root).catch(() => '');
+  // git lists real paths; the temp dir may be reached through a symlink
+  const prefix = join(await realpath(tmpdir()), 'scry-eval-');
+  for (const line of list.split('\n')) {
+    const path = line.startsWith('worktree ') ? line.slice('worktree '.length) : '';
+    if (path.startsWith(prefix) && path.endsWith(`${sep}tree`)) await git(['worktree', 'remove', '--force', path], root).catch(() => undefined);
+  }
+  await git(['worktree', 'prune'], root).catch(() => undefined);
+}
+
 function toQuery(commit: CandidateCommit, gold: GoldTarget[]): EvalQuery {
   return { id: commit.sha.slice(0, 10), query: commit.message, expected: gold };
 }
@@ -85,6 +100,7 @@ export async function evalFromGit(engine: Engine, options: GitEvalOptions = {}):
     }
     return report(engine.root, results);
   }
+  await removeStaleWorktrees(engine.root);
   const tmp = await mkdtemp(join(tmpdir(), 'scry-eval-'));
   const tree = join(tmp, 'tree');
   let parentEngine: Engine | undefined;

@@ -72,6 +72,17 @@ describe('scry eval --from-git', () => {
     expect(execFileSync('git', ['worktree', 'list'], { cwd: root, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
   });
 
+  it('removes a worktree a killed run left behind', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const stale = join(mkdtempSync(join(tmpdir(), 'scry-eval-')), 'tree');
+    sh('worktree', 'add', '--detach', '--force', stale, 'HEAD~1');
+    expect(sh('worktree', 'list').trim().split('\n')).toHaveLength(2);
+    const r = await runCli(['eval', root, '--from-git', '--commits', '1', '--db', join(t.dir, 'current.db'), '--json'], { cwd: t.dir });
+    expect(r.code).toBe(0);
+    expect(sh('worktree', 'list').trim().split('\n')).toHaveLength(1);
+  });
+
   it('--fast searches the current index; --commits limits the queries', async () => {
     const r = await runCli(['eval', root, '--from-git', '--fast', '--commits', '1', '--db', join(t.dir, 'current.db'), '--json'], { cwd: t.dir });
     expect(r.code).toBe(0);
