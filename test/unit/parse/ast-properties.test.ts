@@ -7,11 +7,11 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ChunkDraft, ParsedFile } from '../../../src/core/chunk.js';
+import type { ParsedFile } from '../../../src/core/chunk.js';
 import type { ChunkConfig } from '../../../src/config/schema.js';
 import { createFileParser } from '../../../src/parse/chunker.js';
 import { loadGrammars, type LoadedGrammar } from '../../../src/parse/grammars.js';
-import { configArb as configArbUpTo, isBlank, isLongLinePiece, oracle, stripEol } from '../../helpers/chunk-oracle.js';
+import { checkChunkGeometry, configArb as configArbUpTo } from '../../helpers/chunk-oracle.js';
 
 /** Parsing costs a few ms a file: 80 runs by default; raise with SCRY_AST_RUNS for a longer hunt. */
 const RUNS = Number(process.env.SCRY_AST_RUNS ?? 80);
@@ -211,49 +211,14 @@ const configArb = configArbUpTo(4096);
 // ---------------------------------------------------------------------------------------------
 
 function checkParsed(text: string, parsed: ParsedFile, config: ChunkConfig): void {
-  const o = oracle(text);
   const { chunks } = parsed;
-  const pieces = new Map<number, ChunkDraft[]>();
-  for (const c of chunks) {
-    // within the file, and no larger than the byte clamp
-    expect(c.startLine).toBeGreaterThanOrEqual(1);
-    expect(c.endLine).toBeGreaterThanOrEqual(c.startLine);
-    expect(c.endLine).toBeLessThanOrEqual(o.lines.length);
-    expect(c.startByte).toBeGreaterThanOrEqual(0);
-    expect(c.endByte).toBeGreaterThan(c.startByte);
-    expect(c.endByte).toBeLessThanOrEqual(o.buf.length);
-    expect(c.endByte - c.startByte).toBeLessThanOrEqual(config.maxBytes);
-    if (isLongLinePiece(o, c, config)) {
-      // a piece of one long line: inside that line's content
-      expect(c.startByte).toBeGreaterThanOrEqual(o.starts[c.startLine - 1]!);
-      expect(c.endByte).toBeLessThanOrEqual(o.starts[c.startLine - 1]! + Buffer.byteLength(stripEol(o.lines[c.startLine - 1]!)));
-      expect(o.buf.subarray(c.startByte, c.endByte).toString('utf8')).not.toContain('\uFFFD');
-      pieces.set(c.startLine, [...(pieces.get(c.startLine) ?? []), c]);
-    } else {
-      // the bytes are exactly lines startLine..endLine, without the last terminator
-      expect(o.buf.subarray(c.startByte, c.endByte).toString('utf8')).toBe(stripEol(o.lines.slice(c.startLine - 1, c.endLine).join('')));
-      expect(isBlank(o.lines[c.startLine - 1]!)).toBe(false);
-      expect(isBlank(o.lines[c.endLine - 1]!)).toBe(false);
-    }
-  }
-  // the pieces of a long line are contiguous and cover its content
-  for (const [line, ps] of pieces) {
-    expect(ps[0]!.startByte).toBe(o.starts[line - 1]);
-    expect(ps[ps.length - 1]!.endByte).toBe(o.starts[line - 1]! + Buffer.byteLength(stripEol(o.lines[line - 1]!)));
-    for (let i = 1; i < ps.length; i++) expect(ps[i]!.startByte).toBe(ps[i - 1]!.endByte);
-  }
-  // sorted; consecutive chunks share at most overlapLines lines
+  const o = checkChunkGeometry(text, chunks, config);
+  // consecutive chunks share at most overlapLines lines (pieces of one long line aside)
   for (let i = 1; i < chunks.length; i++) {
     const [a, b] = [chunks[i - 1]!, chunks[i]!];
-    expect(b.startByte).toBeGreaterThan(a.startByte);
-    expect(b.startLine).toBeGreaterThanOrEqual(a.startLine);
     const samePiecedLine = a.startLine === a.endLine && b.startLine === b.endLine && a.startLine === b.startLine;
     if (!samePiecedLine) expect(a.endLine - b.startLine + 1).toBeLessThanOrEqual(config.overlapLines);
   }
-  // every non-blank line is covered
-  o.lines.forEach((line, l) => {
-    if (!isBlank(line)) expect(chunks.some((c) => c.startLine <= l + 1 && l + 1 <= c.endLine), `line ${l + 1} is covered`).toBe(true);
-  });
   // symbols lie within the file
   for (const s of parsed.symbols) {
     expect(s.startLine).toBeGreaterThanOrEqual(1);

@@ -8,7 +8,7 @@ import type { ChunkDraft } from '../../../src/core/chunk.js';
 import type { ChunkConfig } from '../../../src/config/schema.js';
 import { chunkMarkdown } from '../../../src/parse/markdown-chunker.js';
 import { chunkWindows } from '../../../src/parse/window-chunker.js';
-import { configArb as configArbUpTo, isBlank, isLongLinePiece, oracle, stripEol } from '../../helpers/chunk-oracle.js';
+import { checkChunkGeometry, configArb as configArbUpTo } from '../../helpers/chunk-oracle.js';
 
 /** Line content: never contains a line terminator. */
 const contentArb: fc.Arbitrary<string> = fc.oneof(
@@ -33,54 +33,11 @@ const textArb: fc.Arbitrary<string> = fc
   });
 
 const configArb = configArbUpTo(2048);
-const bytesOf = (c: ChunkDraft): number => c.endByte - c.startByte;
 
 function checkCommon(text: string, chunks: ChunkDraft[], config: ChunkConfig): void {
-  const o = oracle(text);
-  const pieces = new Map<number, ChunkDraft[]>();
-  for (const c of chunks) {
-    // within bounds and no larger than the byte clamp
-    expect(c.startLine).toBeGreaterThanOrEqual(1);
-    expect(c.endLine).toBeGreaterThanOrEqual(c.startLine);
-    expect(c.endLine).toBeLessThanOrEqual(o.lines.length);
-    expect(c.startByte).toBeGreaterThanOrEqual(0);
-    expect(c.endByte).toBeGreaterThan(c.startByte);
-    expect(c.endByte).toBeLessThanOrEqual(o.buf.length);
-    expect(bytesOf(c)).toBeLessThanOrEqual(config.maxBytes);
-    const slice = o.buf.subarray(c.startByte, c.endByte).toString('utf8');
-    if (isLongLinePiece(o, c, config)) {
-      // a piece of one long line: inside that line's content, never splitting a character
-      const line = o.lines[c.startLine - 1]!;
-      expect(c.startByte).toBeGreaterThanOrEqual(o.starts[c.startLine - 1]!);
-      expect(c.endByte).toBeLessThanOrEqual(o.starts[c.startLine - 1]! + Buffer.byteLength(stripEol(line)));
-      expect(Buffer.from(slice).equals(o.buf.subarray(c.startByte, c.endByte))).toBe(true);
-      pieces.set(c.startLine, [...(pieces.get(c.startLine) ?? []), c]);
-    } else {
-      // byte range is exactly lines startLine..endLine without the final line terminator
-      expect(slice).toBe(stripEol(o.lines.slice(c.startLine - 1, c.endLine).join('')));
-      // trimmed: never starts or ends on a blank line
-      expect(isBlank(o.lines[c.startLine - 1]!)).toBe(false);
-      expect(isBlank(o.lines[c.endLine - 1]!)).toBe(false);
-    }
-  }
-  // the pieces of a long line are contiguous and cover its whole content
-  for (const [line, ps] of pieces) {
-    const content = Buffer.byteLength(stripEol(o.lines[line - 1]!));
-    expect(ps[0]!.startByte).toBe(o.starts[line - 1]);
-    expect(ps[ps.length - 1]!.endByte).toBe(o.starts[line - 1]! + content);
-    for (let i = 1; i < ps.length; i++) expect(ps[i]!.startByte).toBe(ps[i - 1]!.endByte);
-  }
-  // sorted, and each chunk reaches further than the one before (no chunk repeats a subset)
-  for (let i = 1; i < chunks.length; i++) {
-    const [a, b] = [chunks[i - 1]!, chunks[i]!];
-    expect(b.startByte).toBeGreaterThan(a.startByte);
-    expect(b.startLine).toBeGreaterThanOrEqual(a.startLine);
-    expect(b.endByte).toBeGreaterThan(a.endByte);
-  }
-  // every non-blank line is covered
-  o.lines.forEach((line, l) => {
-    if (!isBlank(line)) expect(chunks.some((c) => c.startLine <= l + 1 && l + 1 <= c.endLine)).toBe(true);
-  });
+  checkChunkGeometry(text, chunks, config);
+  // each chunk reaches further than the one before (no chunk repeats a subset)
+  for (let i = 1; i < chunks.length; i++) expect(chunks[i]!.endByte).toBeGreaterThan(chunks[i - 1]!.endByte);
 }
 
 /** 300 by default; raise with SCRY_CHUNK_RUNS for a longer hunt. */
