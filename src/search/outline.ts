@@ -3,7 +3,7 @@ import { EngineError } from '../core/errors.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { ImportRow, SymbolRow } from '../store/structure-repo.js';
 import { isTestPath } from './rank.js';
-import { resolveImport, sourcesFor, testsFor } from './relations.js';
+import { resolveImport, sourcesFor, stemOf, testsFor } from './relations.js';
 
 export interface ResolvedImport extends ImportRow {
   /** The repository file imported, when the import resolves to one. */
@@ -42,7 +42,7 @@ export function outlineFile(store: IndexStore, path: string): FileOutline {
     if (!info) throw new EngineError('INVALID_ARGUMENT', { name: 'path', reason: `"${rel}" is not indexed` });
     const files = new Set(store.files.paths());
     const imports = store.structure.importsOf(rel).map((i) => ({ ...i, resolved: resolveImport(i.source, rel, info.language, files) ?? null }));
-    const stem = posix.basename(rel).replace(/\..*$/, '');
+    const stem = stemOf(rel);
     const dirName = posix.basename(posix.dirname(rel));
     // candidates mention the file's stem (or, for index/__init__/mod files, its directory); each is resolved to be sure
     const fragment = ['index', '__init__', 'mod'].includes(stem) && dirName !== '.' ? dirName : stem;

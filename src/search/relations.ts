@@ -96,7 +96,8 @@ export function testSubject(path: string): string | undefined {
   return subject || undefined;
 }
 
-const stemOf = (path: string): string => {
+/** A file's name up to its first dot (`foo.test.ts` → `foo`); a dotfile keeps its name. */
+export const stemOf = (path: string): string => {
   const base = posix.basename(path);
   const dot = base.indexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;

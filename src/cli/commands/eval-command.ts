@@ -7,6 +7,7 @@ import { runEval } from '../../eval/run-eval.js';
 import { formatEval } from '../format-eval.js';
 import type { CliIO } from '../io.js';
 import { progressBar } from '../progress-bar.js';
+import { parseIntFlag } from '../flags.js';
 
 export interface EvalFlags {
   db?: string;
@@ -18,16 +19,9 @@ export interface EvalFlags {
   json?: boolean;
 }
 
-function parseCommits(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new EngineError('INVALID_ARGUMENT', { name: '--commits', reason: `"${raw}" is not an integer from 1 to 1000` });
-  return n;
-}
-
 /** `scry eval --from-git`: queries mined from history, searched at each commit's parent (or, with --fast, in the current index). */
 async function evalGit(io: CliIO, dir: string | undefined, flags: EvalFlags): Promise<number> {
-  const commits = parseCommits(flags.commits);
+  const commits = parseIntFlag(flags.commits, '--commits', 1000);
   // the repository is DIR or the current directory (its history is what is mined)
   const engine = await createEngine({ root: dir ?? io.cwd, db: flags.db });
   try {

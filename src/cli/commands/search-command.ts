@@ -2,6 +2,7 @@ import { createEngine, EngineError, type ContentType } from '../../index.js';
 import { formatIndexReport, formatSearch } from '../format.js';
 import type { CliIO } from '../io.js';
 import { progressBar } from '../progress-bar.js';
+import { parseIntFlag } from '../flags.js';
 
 export interface SearchFlags {
   db?: string;
@@ -15,16 +16,9 @@ export interface SearchFlags {
   color?: boolean;
 }
 
-function parseLimit(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new EngineError('INVALID_ARGUMENT', { name: '-k', reason: `"${raw}" is not an integer from 1 to 1000` });
-  return n;
-}
-
 /** `scry search`: reads the query from the argument or stdin, builds the index first if there is none. */
 export async function searchCommand(io: CliIO, query: string | undefined, flags: SearchFlags): Promise<number> {
-  const limit = parseLimit(flags.k);
+  const limit = parseIntFlag(flags.k, '-k', 1000);
   const text = query === undefined || query === '-' ? await io.readStdin() : query;
   const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db }).catch(async (err: unknown) => {
     // --db naming a database that does not exist yet: index the current directory into it

@@ -1,6 +1,7 @@
 import { createEngine, EngineError, type Engine } from '../../index.js';
 import { formatOutline, formatReferences, formatSymbols } from '../format-structure.js';
 import type { CliIO } from '../io.js';
+import { parseIntFlag } from '../flags.js';
 
 export interface StructureFlags {
   db?: string;
@@ -8,13 +9,6 @@ export interface StructureFlags {
   json?: boolean;
   kind?: string[];
   k?: string;
-}
-
-function parseLimit(raw: string | undefined, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new EngineError('INVALID_ARGUMENT', { name: '-k', reason: `"${raw}" is not an integer from 1 to ${max}` });
-  return n;
 }
 
 /** Opens the project's index, which must exist (these commands do not build it). */
@@ -29,14 +23,14 @@ async function withIndex<T>(io: CliIO, flags: StructureFlags, fn: (engine: Engin
 }
 
 export async function symbolsCommand(io: CliIO, name: string, flags: StructureFlags): Promise<number> {
-  const limit = parseLimit(flags.k, 1000);
+  const limit = parseIntFlag(flags.k, '-k', 1000);
   const hits = await withIndex(io, flags, (e) => e.symbols(name, { kind: flags.kind, limit }));
   io.out(flags.json ? `${JSON.stringify({ query: name, results: hits }, null, 2)}\n` : formatSymbols(name, hits));
   return 0;
 }
 
 export async function refsCommand(io: CliIO, name: string, flags: StructureFlags): Promise<number> {
-  const limit = parseLimit(flags.k, 5000);
+  const limit = parseIntFlag(flags.k, '-k', 5000);
   const result = await withIndex(io, flags, (e) => e.references(name, { limit }));
   io.out(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatReferences(result));
   return 0;

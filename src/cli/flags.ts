@@ -1,0 +1,9 @@
+import { EngineError } from '../index.js';
+
+/** An optional integer flag from 1 to `max`; anything else is a usage error naming the flag. */
+export function parseIntFlag(raw: string | undefined, name: string, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new EngineError('INVALID_ARGUMENT', { name, reason: `"${raw}" is not an integer from 1 to ${max}` });
+  return n;
+}
