@@ -31,6 +31,18 @@ export interface FileRecord {
   readonly metadata: string | null;
 }
 
+/** What the index knows about one file, for outlines. */
+export interface FileInfo {
+  readonly path: string;
+  readonly language: string;
+  readonly contentType: string;
+  readonly lineCount: number;
+  readonly size: number;
+  readonly parser: string;
+  readonly fallback: string | null;
+  readonly metadata: string | null;
+}
+
 export interface FileCounts {
   readonly files: number;
   readonly bytes: number;
@@ -47,6 +59,7 @@ export class FileRepo {
   private readonly touchStmt;
   private readonly deleteStmt;
   private readonly hashUsedStmt;
+  private readonly infoStmt;
 
   constructor(private readonly db: Db) {
     this.allStmt = db.prepare<[], { id: number; path: string; size: number; mtimeMs: number; hash: string; featureVersion: number; indexedAtMs: number }>(
@@ -69,6 +82,9 @@ export class FileRepo {
     this.touchStmt = db.prepare<[number, number, number, number]>('UPDATE files SET mtime_ms = ?, size = ?, indexed_at_ms = ? WHERE id = ?');
     this.deleteStmt = db.prepare<[number]>('DELETE FROM files WHERE id = ?');
     this.hashUsedStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM files WHERE hash = ? LIMIT 1');
+    this.infoStmt = db.prepare<[string], FileInfo>(
+      'SELECT path, language, content_type AS contentType, line_count AS lineCount, size, parser, fallback, metadata FROM files WHERE path = ?',
+    );
   }
 
   /** Every stored file by path. One query; used to diff a walk against the index. */
@@ -89,13 +105,10 @@ export class FileRepo {
   }
 
   /** What the index knows about one file, or undefined. */
-  info(path: string): { path: string; language: string; contentType: string; lineCount: number; size: number; parser: string; fallback: string | null; metadata: string | null } | undefined {
-    return this.db
-      .prepare<[string], { path: string; language: string; contentType: string; lineCount: number; size: number; parser: string; fallback: string | null; metadata: string | null }>(
-        'SELECT path, language, content_type AS contentType, line_count AS lineCount, size, parser, fallback, metadata FROM files WHERE path = ?',
-      )
-      .get(path);
+  info(path: string): FileInfo | undefined {
+    return this.infoStmt.get(path);
   }
+
 
   /** Every indexed path. */
   paths(): string[] {

@@ -22,6 +22,8 @@ const SYMBOL_COLUMNS = `s.id AS id, f.path AS path, f.language AS language, s.na
 
 type RawSymbol = Omit<SymbolRow, 'exported'> & { exported: number };
 const toSymbol = (r: RawSymbol): SymbolRow => ({ ...r, exported: r.exported === 1 });
+type RawImport = Omit<ImportRow, 'names'> & { names: string };
+const toImport = (r: RawImport): ImportRow => ({ ...r, names: r.names ? r.names.split(' ') : [] });
 
 /** Definitions and imports per file, written and deleted with the file's chunks. */
 export class StructureRepo {
@@ -29,6 +31,9 @@ export class StructureRepo {
   private readonly insertImportStmt;
   private readonly deleteSymbolsStmt;
   private readonly deleteImportsStmt;
+  // the reads a reference search makes once per candidate file, prepared once
+  private readonly inFileStmt;
+  private readonly importsOfStmt;
 
   constructor(private readonly db: Db) {
     this.insertSymbolStmt = db.prepare<[number, string, string, string | null, string, number, number, number, number, number]>(
@@ -38,6 +43,10 @@ export class StructureRepo {
     this.insertImportStmt = db.prepare<[number, number, string, string, string]>('INSERT INTO imports(file_id, line, kind, source, names) VALUES (?, ?, ?, ?, ?)');
     this.deleteSymbolsStmt = db.prepare<[number]>('DELETE FROM symbols WHERE file_id = ?');
     this.deleteImportsStmt = db.prepare<[number]>('DELETE FROM imports WHERE file_id = ?');
+    this.inFileStmt = db.prepare<[string], RawSymbol>(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.start_line, s.start_col`);
+    this.importsOfStmt = db.prepare<[string], RawImport>(
+      'SELECT f.path AS path, i.line AS line, i.kind AS kind, i.source AS source, i.names AS names FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line',
+    );
   }
 
   insert(fileId: number, symbols: readonly SymbolDraft[], imports: readonly ImportDraft[]): void {
@@ -92,11 +101,9 @@ export class StructureRepo {
 
   /** Definitions in one file, in source order. */
   inFile(path: string): SymbolRow[] {
-    return this.db
-      .prepare<[string], RawSymbol>(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.start_line, s.start_col`)
-      .all(path)
-      .map(toSymbol);
+    return this.inFileStmt.all(path).map(toSymbol);
   }
+
 
   byId(id: number): SymbolRow | undefined {
     const row = this.db.prepare<[number], RawSymbol>(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).get(id);
@@ -105,23 +112,19 @@ export class StructureRepo {
 
   /** Imports of one file, in source order. */
   importsOf(path: string): ImportRow[] {
-    return this.db
-      .prepare<[string], { path: string; line: number; kind: ImportKind; source: string; names: string }>(
-        'SELECT f.path AS path, i.line AS line, i.kind AS kind, i.source AS source, i.names AS names FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line',
-      )
-      .all(path)
-      .map((r) => ({ ...r, names: r.names ? r.names.split(' ') : [] }));
+    return this.importsOfStmt.all(path).map(toImport);
   }
+
 
   /** Imports whose specifier contains `fragment` (candidates for "who imports this file"). */
   importsMentioning(fragment: string, limit: number): ImportRow[] {
     return this.db
-      .prepare<[string, number], { path: string; line: number; kind: ImportKind; source: string; names: string }>(
+      .prepare<[string, number], RawImport>(
         `SELECT f.path AS path, i.line AS line, i.kind AS kind, i.source AS source, i.names AS names FROM imports i JOIN files f ON f.id = i.file_id
          WHERE instr(i.source, ?) > 0 ORDER BY f.path, i.line LIMIT ?`,
       )
       .all(fragment, limit)
-      .map((r) => ({ ...r, names: r.names ? r.names.split(' ') : [] }));
+      .map(toImport);
   }
 
   counts(): { symbols: number; imports: number } {
