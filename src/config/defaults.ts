@@ -12,5 +12,6 @@ export const DEFAULT_CONFIG: ConfigOutput = {
   syntax: true,
   chunk: { windowLines: 60, overlapLines: 8, maxBytes: 4096 },
   search: { limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 } },
+  rerank: { provider: 'none', maxCandidates: 10, timeoutMs: 5000 },
   lockTimeoutMs: 30_000,
 };

@@ -4,7 +4,7 @@ import envPaths from 'env-paths';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { DEFAULT_CONFIG } from './defaults.js';
-import type { ChunkConfig, ConfigInput, ConfigOutput, FieldWeights } from './schema.js';
+import type { ChunkConfig, ConfigInput, ConfigOutput, FieldWeights, RerankConfig } from './schema.js';
 
 /** The project config file, looked up in the project root. */
 export const CONFIG_FILE_NAME = 'scry.config.json';
@@ -24,6 +24,8 @@ export interface ResolvedConfig {
   /** Parse code with tree-sitter (see the `syntax` option). */
   readonly syntax: boolean;
   readonly search: { readonly limit: number; readonly weights: Readonly<FieldWeights> };
+  /** Model reranking (see the `rerank` option); provider `none` by default. */
+  readonly rerank: Readonly<RerankConfig>;
   readonly lockTimeoutMs: number;
   /** Where the config came from, for status output. */
   readonly sources: readonly string[];
@@ -139,6 +141,7 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
     chunk: merged.chunk,
     syntax: merged.syntax,
     search: merged.search,
+    rerank: merged.rerank,
     lockTimeoutMs: merged.lockTimeoutMs,
     sources,
   });

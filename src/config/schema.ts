@@ -31,6 +31,48 @@ export const weightsSchema = z
   })
   .strict();
 
+/** An OpenAI-compatible or Ollama chat endpoint the LLM reranker talks to (the only host it contacts). */
+export const llmEndpointSchema = z
+  .object({
+    /** `openai`: POST {baseUrl}/chat/completions; `ollama`: POST {baseUrl}/api/chat. */
+    api: z.enum(['openai', 'ollama']),
+    /** e.g. `http://127.0.0.1:11434` (Ollama) or `http://localhost:8080/v1` (OpenAI-compatible). */
+    baseUrl: z.string().url(),
+    /** Model name as the endpoint knows it. */
+    model: z.string().min(1),
+    /** Name of the environment variable holding the API key (sent as a Bearer token); never the key itself. */
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    /** Requests in flight at once. Range 1–16; default 4. */
+    concurrency: z.number().int().min(1).max(16).default(4),
+    /** How long a score stays cached, keyed by (query, chunk, model). Range 0–1 day; default 5 minutes. */
+    cacheTtlMs: z.number().int().min(0).max(86_400_000).default(300_000),
+  })
+  .strict();
+
+/** Model reranking of the first candidates; the structural ranking always runs first. */
+export const rerankSchema = z
+  .object({
+    /** `none` (default): structural ranking only; `llm`: a chat model scores 0–10; `cross-encoder`: a local ONNX model. */
+    provider: z.enum(['none', 'llm', 'cross-encoder']).default('none'),
+    /** Candidates sent to the model. Range 1–50; default 10. */
+    maxCandidates: z.number().int().min(1).max(50).default(10),
+    /** Time budget of one rerank; past it, unscored candidates keep their place. Range 100 ms–2 min; default 5 s. */
+    timeoutMs: z.number().int().min(100).max(120_000).default(5000),
+    llm: llmEndpointSchema.optional(),
+    crossEncoder: z
+      .object({
+        /** A directory holding `model.onnx` (or `onnx/model.onnx`) and `tokenizer.json`. */
+        modelDir: z.string().min(1),
+        /** Tokens per (query, chunk) pair. Range 32–2048; default 512. */
+        maxLength: z.number().int().min(32).max(2048).default(512),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((r) => r.provider !== 'llm' || r.llm !== undefined, { message: 'provider "llm" needs rerank.llm', path: ['llm'] })
+  .refine((r) => r.provider !== 'cross-encoder' || r.crossEncoder !== undefined, { message: 'provider "cross-encoder" needs rerank.crossEncoder', path: ['crossEncoder'] });
+
 export const configSchema = z
   .object({
     /** Where the index database lives. Default: the user cache dir, keyed by the project's real path. */
@@ -58,6 +100,7 @@ export const configSchema = z
       })
       .strict()
       .default({ limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 } }),
+    rerank: rerankSchema.default({ provider: 'none', maxCandidates: 10, timeoutMs: 5000 }),
     /** How long a writer waits for another process's index lock before INDEX_LOCKED. Default 30 s. */
     lockTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),
   })
@@ -67,3 +110,5 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type ConfigOutput = z.output<typeof configSchema>;
 export type ChunkConfig = z.output<typeof chunkSchema>;
 export type FieldWeights = z.output<typeof weightsSchema>;
+export type RerankConfig = z.output<typeof rerankSchema>;
+export type LlmEndpointConfig = z.output<typeof llmEndpointSchema>;
