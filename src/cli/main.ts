@@ -112,13 +112,15 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .description('Measure retrieval quality on the index of DIR with a query set (--queries) or with queries mined from git history (--from-git): file Acc@1/5/10 (all expected files among the first k distinct files), MRR@10, function hit@k (a result overlapping an expected line span), p50/p90 latency. Builds the index first if there is none.')
     .argument('[dir]', 'project root (default: current directory)')
     .addOption(dbOption())
-    .option('--queries <file>', 'JSONL, one query per line: {"query": "...", "expected": [{"path": "src/a.ts", "startLine": 10, "endLine": 40}], "id": "optional"}')
+    .option('--queries <file>', 'JSONL, one query per line: {"query": "...", "expected": [{"path": "src/a.ts", "startLine": 10, "endLine": 40}], "id": "optional", "commit": "optional: search the tree at this commit"}')
     .option('--from-git', "mine queries from the repository's history: informative non-merge commits changing 1-5 source files; the message is the query, the changed files and functions the answer, searched in the tree at the commit's parent")
     .option('--commits <n>', 'with --from-git: queries to mine, newest first (1-1000, default 50)')
     .option('--since <date>', 'with --from-git: only commits after this date (anything git log --since takes)')
     .option('--fast', 'with --from-git: search the current index instead of each parent tree (an approximation: the answer may have moved since)')
+    .option('--export <file>', 'with --from-git: write the mined queries as a JSONL query file (with "commit": the parent searched) instead of evaluating; evaluate it later with --queries')
+    .option('--cache <dir>', 'keep the index of each commit searched in DIR (<commit>.db) and reuse it on later runs (for --from-git and for query files with "commit"); one full index per commit, so mind the disk')
     .option('--json', 'JSON output: {root, modes: {lexical: {queries, accAt, mrr, functionHitAt, functionQueries, latencyMs}}, queries: [...]}')
-    .addHelpText('after', '\nExamples:\n  scry eval --queries eval/queries.jsonl\n  scry eval ../other-repo --queries q.jsonl --json\n  scry eval --from-git --commits 100 --since 2025-01-01\n  scry eval --from-git --fast')
+    .addHelpText('after', '\nExamples:\n  scry eval --queries eval/queries.jsonl\n  scry eval ../other-repo --queries q.jsonl --json\n  scry eval --from-git --commits 100 --since 2025-01-01\n  scry eval --from-git --fast\n  scry eval --from-git --commits 200 --export mined.jsonl && scry eval --queries mined.jsonl --cache /tmp/scry-eval')
     .action(async (dir: string | undefined, flags) => {
       result.json = Boolean(flags.json);
       result.code = await evalCommand(io, dir, flags);

@@ -4,7 +4,7 @@ import envPaths from 'env-paths';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { DEFAULT_CONFIG } from './defaults.js';
-import type { ChunkConfig, ConfigInput, ConfigOutput, FieldWeights, RerankConfig } from './schema.js';
+import type { ChunkConfig, ConfigInput, ConfigOutput, FieldWeights, RankingConfig, RerankConfig } from './schema.js';
 
 /** The project config file, looked up in the project root. */
 export const CONFIG_FILE_NAME = 'scry.config.json';
@@ -23,7 +23,7 @@ export interface ResolvedConfig {
   readonly chunk: Readonly<ChunkConfig>;
   /** Parse code with tree-sitter (see the `syntax` option). */
   readonly syntax: boolean;
-  readonly search: { readonly limit: number; readonly weights: Readonly<FieldWeights> };
+  readonly search: { readonly limit: number; readonly weights: Readonly<FieldWeights>; readonly ranking: Readonly<RankingConfig> };
   /** Model reranking (see the `rerank` option); provider `none` by default. */
   readonly rerank: Readonly<RerankConfig>;
   readonly lockTimeoutMs: number;

@@ -73,6 +73,27 @@ export const rerankSchema = z
   .refine((r) => r.provider !== 'llm' || r.llm !== undefined, { message: 'provider "llm" needs rerank.llm', path: ['llm'] })
   .refine((r) => r.provider !== 'cross-encoder' || r.crossEncoder !== undefined, { message: 'provider "cross-encoder" needs rerank.crossEncoder', path: ['crossEncoder'] });
 
+/**
+ * Ranking techniques beyond BM25, each switchable for ablation (`scry eval` compares them). The
+ * defaults are the configuration tuned on the development benchmark (docs/DESIGN.md "Ranking").
+ */
+export const rankingSchema = z
+  .object({
+    /** Long queries: title words and words written as code count up to 3× the prose. Default true. */
+    queryWeights: z.boolean().default(true),
+    /** Score multiplier for a chunk defining a symbol the query names. Range 1–5; 1 is off. */
+    definitionBoost: z.number().min(1).max(5).default(1.25),
+    /** Share of a test chunk's score passed to the source file it tests. Range 0–1; 0 is off. */
+    testToSource: z.number().min(0).max(1).default(0.5),
+    /** Multiplier of docs, config and text in queries not about them. Range 0.1–1; 1 is off. */
+    nonCode: z.number().min(0.1).max(1).default(0.4),
+    /** Each chunk gains this share of the two best other chunks of its file. Range 0–1; 0 is off. */
+    fileSupport: z.number().min(0).max(1).default(0.2),
+    /** Most chunks of one file among the results (later ones move below other files). 0 is off. */
+    fileCap: z.number().int().min(0).max(100).default(0),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     /** Where the index database lives. Default: the user cache dir, keyed by the project's real path. */
@@ -97,9 +118,10 @@ export const configSchema = z
         /** Default number of results. Range 1–1000; default 10. */
         limit: z.number().int().min(1).max(1000).default(10),
         weights: weightsSchema.default({ stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }),
+        ranking: rankingSchema.default({ queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.4, fileSupport: 0.2, fileCap: 0 }),
       })
       .strict()
-      .default({ limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 } }),
+      .default({ limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }, ranking: { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.4, fileSupport: 0.2, fileCap: 0 } }),
     rerank: rerankSchema.default({ provider: 'none', maxCandidates: 10, timeoutMs: 5000 }),
     /** How long a writer waits for another process's index lock before INDEX_LOCKED. Default 30 s. */
     lockTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),
@@ -110,5 +132,6 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type ConfigOutput = z.output<typeof configSchema>;
 export type ChunkConfig = z.output<typeof chunkSchema>;
 export type FieldWeights = z.output<typeof weightsSchema>;
+export type RankingConfig = z.output<typeof rankingSchema>;
 export type RerankConfig = z.output<typeof rerankSchema>;
 export type LlmEndpointConfig = z.output<typeof llmEndpointSchema>;

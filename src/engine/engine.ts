@@ -216,6 +216,7 @@ class EngineImpl implements Engine {
       files: options.files ?? false,
       filters: { path: options.path, language: options.language, type: options.type },
       weights: this.config.search.weights,
+      ranking: this.config.search.ranking,
       snippetLines,
     });
     return {

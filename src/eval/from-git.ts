@@ -1,4 +1,5 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, realpath, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { createEngine, EngineError, type Engine, type FileOutline } from '../index.js';
@@ -19,6 +20,8 @@ export interface GitEvalOptions {
    */
   readonly fast?: boolean | undefined;
   readonly onQuery?: ((done: number, total: number) => void) | undefined;
+  /** Keep each parent commit's index here (`<commit>.db`) and reuse it on later runs. */
+  readonly cacheDir?: string | undefined;
 }
 
 /** Source files a commit modified make a query when there are this many. */
@@ -26,12 +29,15 @@ const MIN_GOLD = 1;
 const MAX_GOLD = 5;
 const FUNCTION_KINDS = new Set(['function', 'method']);
 
-/** The commit's modified source files (code, not tests) as known to `engine`, or undefined when not 1–5. */
+/** Build scripts are code, but a question is rarely answered by one: they are not gold. */
+const BUILD_LANGUAGES = new Set(['make', 'dockerfile', 'cmake']);
+
+/** The commit's modified source files (code, not tests, not build scripts) as known to `engine`, or undefined when not 1–5. */
 async function goldFiles(engine: Engine, commit: CandidateCommit): Promise<FileOutline[] | undefined> {
   const out: FileOutline[] = [];
   for (const path of commit.modified) {
     const outline = await engine.outline(path).catch(() => undefined);
-    if (outline && outline.contentType === 'code' && !outline.isTest) out.push(outline);
+    if (outline && outline.contentType === 'code' && !outline.isTest && !BUILD_LANGUAGES.has(outline.language)) out.push(outline);
   }
   return out.length >= MIN_GOLD && out.length <= MAX_GOLD ? out : undefined;
 }
@@ -71,60 +77,156 @@ async function removeStaleWorktrees(root: string): Promise<void> {
   await git(['worktree', 'prune'], root).catch(() => undefined);
 }
 
-function toQuery(commit: CandidateCommit, gold: GoldTarget[]): EvalQuery {
-  return { id: commit.sha.slice(0, 10), query: commit.message, expected: gold };
+function toQuery(commit: CandidateCommit, gold: GoldTarget[]): EvalQuery & { sha: string } {
+  return { id: commit.sha.slice(0, 10), query: commit.message, expected: gold, commit: commit.parent, sha: commit.sha };
+}
+
+/**
+ * The trees of past commits, each as an indexed engine: one git worktree, checked out commit after
+ * commit and re-indexed incrementally (only files that differ are parsed again). With a cache
+ * directory, the index of each commit is kept there as `<commit>.db` and reused by later runs, so
+ * a second evaluation of the same set indexes nothing.
+ */
+export class CommitTrees {
+  private tmp: string | undefined;
+  private tree: string | undefined;
+  private worktreeEngine: Engine | undefined;
+  private cachedEngine: Engine | undefined;
+
+  constructor(
+    private readonly root: string,
+    private readonly cacheDir?: string | undefined,
+  ) {}
+
+  /** An engine searching the tree at `commit`. Valid until the next call or close(). */
+  async at(commit: string): Promise<Engine> {
+    this.cachedEngine?.close();
+    this.cachedEngine = undefined;
+    const full = (await git(['rev-parse', '--verify', '--quiet', `${commit}^{commit}`], this.root).catch(() => '')).trim();
+    if (!full) throw new EngineError('INVALID_ARGUMENT', { name: 'commit', reason: `${commit} is not a commit of ${this.root}` });
+    const cached = this.cacheDir ? join(this.cacheDir, `${full}.db`) : undefined;
+    if (cached && existsSync(cached)) {
+      const engine = await createEngine({ root: this.root, db: cached }).catch(() => undefined);
+      if (engine?.isIndexed() && engine.status().featureVersionCurrent) return (this.cachedEngine = engine);
+      engine?.close();
+    }
+    if (!this.tmp) {
+      await removeStaleWorktrees(this.root);
+      this.tmp = await mkdtemp(join(tmpdir(), 'scry-eval-'));
+      this.tree = join(this.tmp, 'tree');
+      await git(['worktree', 'add', '--detach', '--force', this.tree, full], this.root);
+    } else {
+      await git(['checkout', '--detach', '--force', '--quiet', full], this.tree!);
+    }
+    const db = join(this.tmp, 'index.db');
+    this.worktreeEngine ??= await createEngine({ root: this.tree!, db });
+    await this.worktreeEngine.index();
+    if (!cached) return this.worktreeEngine;
+    // closing checkpoints the write-ahead log, so the file copied is the whole index
+    this.worktreeEngine.close();
+    this.worktreeEngine = undefined;
+    await mkdir(this.cacheDir!, { recursive: true });
+    await copyFile(db, `${cached}.tmp`);
+    await rename(`${cached}.tmp`, cached);
+    return (this.worktreeEngine = await createEngine({ root: this.tree!, db }));
+  }
+
+  async close(): Promise<void> {
+    this.cachedEngine?.close();
+    this.worktreeEngine?.close();
+    this.cachedEngine = this.worktreeEngine = undefined;
+    if (this.tree) await git(['worktree', 'remove', '--force', this.tree], this.root).catch(() => undefined);
+    if (this.tmp) await rm(this.tmp, { recursive: true, force: true });
+    if (this.tmp) await git(['worktree', 'prune'], this.root).catch(() => undefined);
+    this.tmp = this.tree = undefined;
+  }
+}
+
+async function requireGit(root: string): Promise<void> {
+  await git(['rev-parse', '--git-dir'], root).catch(() => {
+    throw new EngineError('INVALID_ARGUMENT', { name: '--from-git', reason: `${root} is not inside a git repository` });
+  });
+}
+
+/**
+ * Mines queries from history with their gold, located in the tree at each commit's parent (that is
+ * where the functions a hunk touched are looked up), or, with `fast`, in the current index.
+ * Calls `visit` with each query and the engine searching the tree it belongs to.
+ */
+async function forEachMined(engine: Engine, options: GitEvalOptions, visit: (q: EvalQuery & { sha: string }, tree: Engine) => Promise<void>): Promise<number> {
+  const wanted = options.commits ?? 50;
+  if (!Number.isInteger(wanted) || wanted < 1 || wanted > 1000) throw new EngineError('INVALID_ARGUMENT', { name: '--commits', reason: 'must be an integer from 1 to 1000' });
+  await requireGit(engine.root);
+  const candidates = await mineCommits(engine.root, { commits: wanted, since: options.since });
+  let done = 0;
+  const trees = options.fast ? undefined : new CommitTrees(engine.root, options.cacheDir);
+  try {
+    for (const c of candidates) {
+      if (done >= wanted) break;
+      const tree = trees ? await trees.at(c.parent) : engine;
+      const files = await goldFiles(tree, c);
+      if (!files) continue;
+      const hunks = await changedLines(engine.root, c, files.map((f) => f.path));
+      await visit(toQuery(c, goldTargets(files, hunks)), tree);
+      done++;
+      options.onQuery?.(done, wanted);
+    }
+  } finally {
+    await trees?.close();
+  }
+  return done;
 }
 
 /**
  * `scry eval --from-git`: queries mined from the repository's own history (see mine-git.ts),
- * each searched against the tree at the commit's parent — one git worktree, checked out commit
- * after commit and re-indexed incrementally, so only files that differ are parsed again — or,
- * with `fast`, against the current index.
+ * each searched against the tree at the commit's parent (see CommitTrees), or, with `fast`,
+ * against the current index.
  */
 export async function evalFromGit(engine: Engine, options: GitEvalOptions = {}): Promise<EvalReport> {
-  const wanted = options.commits ?? 50;
-  if (!Number.isInteger(wanted) || wanted < 1 || wanted > 1000) throw new EngineError('INVALID_ARGUMENT', { name: '--commits', reason: 'must be an integer from 1 to 1000' });
-  await git(['rev-parse', '--git-dir'], engine.root).catch(() => {
-    throw new EngineError('INVALID_ARGUMENT', { name: '--from-git', reason: `${engine.root} is not inside a git repository` });
-  });
-  const candidates = await mineCommits(engine.root, { commits: wanted, since: options.since });
   const results: EvalQueryResult[] = [];
-  if (options.fast) {
-    for (const c of candidates) {
-      if (results.length >= wanted) break;
-      const files = await goldFiles(engine, c);
-      if (!files) continue;
-      const hunks = await changedLines(engine.root, c, files.map((f) => f.path));
-      results.push(await evalOne(engine, toQuery(c, goldTargets(files, hunks))));
-      options.onQuery?.(results.length, wanted);
-    }
-    return report(engine.root, results);
+  await forEachMined(engine, options, async (q, tree) => {
+    results.push(await evalOne(tree, q));
+  });
+  return report(engine.root, results);
+}
+
+/**
+ * `scry eval --from-git --export FILE`: the mined queries as a query file (one JSON object per
+ * line, with `commit` set to the parent searched and `sha` to the commit mined), nothing searched.
+ * Evaluate it later with `scry eval --queries FILE`.
+ */
+export async function exportFromGit(engine: Engine, options: GitEvalOptions = {}): Promise<Array<EvalQuery & { sha: string }>> {
+  const out: Array<EvalQuery & { sha: string }> = [];
+  await forEachMined(engine, options, async (q) => {
+    out.push(q);
+  });
+  return out;
+}
+
+/**
+ * Evaluates queries pinned to commits (`commit` in the query file) in the tree at each commit, and
+ * the others in `engine`'s index. Queries of one commit run together; the report keeps file order.
+ */
+export async function evalAtCommits(engine: Engine, queries: readonly EvalQuery[], options: { cacheDir?: string | undefined; onQuery?: ((done: number, total: number) => void) | undefined } = {}): Promise<EvalReport> {
+  const results = new Map<EvalQuery, EvalQueryResult>();
+  const pinned = queries.some((q) => q.commit !== undefined);
+  if (pinned) await requireGit(engine.root);
+  const trees = pinned ? new CommitTrees(engine.root, options.cacheDir) : undefined;
+  const byCommit = new Map<string, EvalQuery[]>();
+  for (const q of queries) {
+    const key = q.commit ?? '';
+    byCommit.set(key, [...(byCommit.get(key) ?? []), q]);
   }
-  await removeStaleWorktrees(engine.root);
-  const tmp = await mkdtemp(join(tmpdir(), 'scry-eval-'));
-  const tree = join(tmp, 'tree');
-  let parentEngine: Engine | undefined;
   try {
-    for (const c of candidates) {
-      if (results.length >= wanted) break;
-      if (!parentEngine) {
-        await git(['worktree', 'add', '--detach', '--force', tree, c.parent], engine.root);
-        parentEngine = await createEngine({ root: tree, db: join(tmp, 'index.db') });
-      } else {
-        await git(['checkout', '--detach', '--force', '--quiet', c.parent], tree);
+    for (const [commit, group] of byCommit) {
+      const tree = commit && trees ? await trees.at(commit) : engine;
+      for (const q of group) {
+        results.set(q, await evalOne(tree, q));
+        options.onQuery?.(results.size, queries.length);
       }
-      await parentEngine.index();
-      const files = await goldFiles(parentEngine, c);
-      if (!files) continue;
-      const hunks = await changedLines(engine.root, c, files.map((f) => f.path));
-      results.push(await evalOne(parentEngine, toQuery(c, goldTargets(files, hunks))));
-      options.onQuery?.(results.length, wanted);
     }
   } finally {
-    parentEngine?.close();
-    await git(['worktree', 'remove', '--force', tree], engine.root).catch(() => undefined);
-    await rm(tmp, { recursive: true, force: true });
-    await git(['worktree', 'prune'], engine.root).catch(() => undefined);
+    await trees?.close();
   }
-  return report(engine.root, results);
+  return report(engine.root, queries.map((q) => results.get(q)!));
 }

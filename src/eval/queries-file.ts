@@ -7,6 +7,11 @@ export interface EvalQuery {
   readonly id: string;
   readonly query: string;
   readonly expected: readonly GoldTarget[];
+  /**
+   * Search the tree at this commit (a git worktree of the repository, indexed for the purpose)
+   * instead of the current index. `scry eval --from-git --export` writes the parent commit here.
+   */
+  readonly commit?: string | undefined;
 }
 
 const targetSchema = z
@@ -23,6 +28,9 @@ const lineSchema = z
     id: z.string().min(1).max(200).optional(),
     query: z.string().min(1).max(50_000),
     expected: z.array(targetSchema).min(1).max(100),
+    commit: z.string().regex(/^[0-9a-f]{7,64}$/, 'a commit id (hex)').optional(),
+    /** Informational, written by --export: the commit the query was mined from. */
+    sha: z.string().regex(/^[0-9a-f]{7,64}$/, 'a commit id (hex)').optional(),
   })
   .strict();
 
@@ -35,7 +43,7 @@ function normalisePath(path: string): string | undefined {
 
 /**
  * Parses a hand-written evaluation set, one JSON object per line:
- * `{"query": "...", "expected": [{"path": "src/a.ts", "startLine": 10, "endLine": 42}], "id"?: "..."}`.
+ * `{"query": "...", "expected": [{"path": "src/a.ts", "startLine": 10, "endLine": 42}], "id"?: "...", "commit"?: "<sha>"}`.
  * Blank lines are skipped. Any invalid line fails the whole file with its line number: an
  * evaluation that silently drops queries would report numbers for a set nobody wrote.
  */
@@ -62,7 +70,7 @@ export function parseQueriesFile(text: string, source = 'queries'): EvalQuery[] 
       if (path === undefined) throw new EngineError('INVALID_ARGUMENT', { name: where, reason: `expected path "${t.path}" must be relative to the root` });
       return { path, startLine: t.startLine, endLine: t.endLine ?? t.startLine };
     });
-    out.push({ id: parsed.data.id ?? `q${out.length + 1}`, query: parsed.data.query, expected });
+    out.push({ id: parsed.data.id ?? `q${out.length + 1}`, query: parsed.data.query, expected, ...(parsed.data.commit ? { commit: parsed.data.commit } : {}) });
   }
   if (out.length === 0) throw new EngineError('INVALID_ARGUMENT', { name: source, reason: 'no queries (one JSON object per line)' });
   return out;

@@ -1,10 +1,10 @@
-import type { FieldWeights } from '../config/schema.js';
+import type { FieldWeights, RankingConfig } from '../config/schema.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters, type SearchFilters } from './filters.js';
 import { parseQuery } from './query-parse.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
-import { aggregateFiles, applyPriors, dedupeOverlaps, displayScore, queryWantsTests, scoreFromBm25 } from './rank.js';
+import { addFileSupport, aggregateFiles, applyPriors, applyStructure, capPerFile, dedupeOverlaps, displayScore, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
 import type { SearchResult } from './search-result.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
 import { DEFAULT_SELECT_PARAMS, LONG_QUERY_SELECT_PARAMS, selectGroups, type DropReason } from './term-select.js';
@@ -16,6 +16,7 @@ export interface LexicalParams {
   readonly files: boolean;
   readonly filters: SearchFilters;
   readonly weights: FieldWeights;
+  readonly ranking: RankingConfig;
   /** Lines per snippet. */
   readonly snippetLines: number;
 }
@@ -33,7 +34,7 @@ type Scored = FtsCandidate & { readonly score: number };
 
 /** BM25 over the code-aware FTS fields, then overlap dedupe, optional file aggregation, snippets. */
 export function lexicalSearch(store: IndexStore, params: LexicalParams): LexicalOutcome {
-  const parsed = parseQuery(params.query);
+  const parsed = parseQuery(params.query, { weighLong: params.ranking.queryWeights });
   const filter = compileFilters(params.filters);
   const words = [...new Set(parsed.groups.flatMap((g) => g.alternatives.flat()))];
   const stats = store.read(() => store.search.termStats(words));
@@ -61,8 +62,13 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
     plan = level.mode;
     if (candidates.length >= fetch) break;
   }
-  const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(selection.kept.flatMap((g) => g.alternatives.flat())) };
-  const scored: Scored[] = dedupeOverlaps(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors));
+  const keptWords = selection.kept.flatMap((g) => g.alternatives.flat());
+  const r = params.ranking;
+  const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode };
+  const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
+  const structure = { names, definitionBoost: params.ranking.definitionBoost, testToSource: params.ranking.testToSource };
+  const ranked = addFileSupport(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), r.fileSupport);
+  const scored: Scored[] = capPerFile(dedupeOverlaps(ranked), params.ranking.fileCap);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
     : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score }));

@@ -1,5 +1,6 @@
 import { isCompoundIdentifier, splitIdentifier } from '../core/code-tokens.js';
 import { EngineError } from '../core/errors.js';
+import { understandQuery } from './query-understand.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /** Largest query accepted, in UTF-8 bytes (an issue body or a stack trace fits). */
@@ -23,12 +24,26 @@ export interface TermGroup {
   readonly required: boolean;
   /** How many times the concept occurs in the query. */
   count: number;
+  /**
+   * How much a match counts, 1–3: in a long query, words of the title and words written as code
+   * (backticks, stack frames, exception names, compound identifiers) count more than the prose
+   * around them (see query-understand.ts). Always 1 in short queries.
+   */
+  weight: number;
 }
 
 export interface ParsedQuery {
   readonly groups: readonly TermGroup[];
   readonly long: boolean;
 }
+
+export interface ParseOptions {
+  /** Weigh the groups of a long query by where they occur (title, code); default true. */
+  readonly weighLong?: boolean;
+}
+
+/** Most a group's weight may reach (its phrase is repeated this often in the FTS5 expression). */
+export const MAX_GROUP_WEIGHT = 3;
 
 const TOKEN_RE = /[\p{L}\p{N}_$]+(?:(?:\.|::|->|\/|-)[\p{L}\p{N}_$]+)*/gu;
 const WORD_RE = /[\p{L}\p{N}_$]+/gu;
@@ -38,7 +53,7 @@ function words(text: string): string[] {
   return [...text.matchAll(WORD_RE)].map((m) => m[0].toLowerCase());
 }
 
-function identifierGroup(token: string): Omit<TermGroup, 'count'> | undefined {
+function identifierGroup(token: string): Omit<TermGroup, 'count' | 'weight'> | undefined {
   const lower = token.toLowerCase();
   if (isCompoundIdentifier(token)) {
     const parts = splitIdentifier(token);
@@ -58,7 +73,7 @@ function identifierGroup(token: string): Omit<TermGroup, 'count'> | undefined {
  * which is how FTS5 stores `openDatabase` and `OpenDatabase`. Added as optional groups; a pair
  * the index does not contain is dropped by term selection.
  */
-function addJoinedPairs(text: string, add: (g: Omit<TermGroup, 'count'>) => void): void {
+function addJoinedPairs(text: string, add: (g: Omit<TermGroup, 'count' | 'weight'>) => void): void {
   const tokens = [...text.matchAll(TOKEN_RE)].map((m) => m[0]);
   for (let i = 0; i + 1 < tokens.length; i++) {
     const a = tokens[i]!;
@@ -72,6 +87,20 @@ function addJoinedPairs(text: string, add: (g: Omit<TermGroup, 'count'>) => void
 }
 
 /**
+ * Weight of each group of a long query: 1, plus 1 when it occurs in the title, plus 1 when it is
+ * written as code (a phrase or path counts as code when all its words do).
+ */
+function weigh(groups: TermGroup[], title: string, code: ReadonlySet<string>): void {
+  const titleWords = new Set(words(title));
+  for (const g of groups) {
+    const main = g.alternatives[0]!;
+    const inTitle = main.every((w) => titleWords.has(w)) || titleWords.has(main.join(''));
+    const asCode = main.every((w) => code.has(w)) || code.has(main.join(''));
+    g.weight = Math.min(MAX_GROUP_WEIGHT, 1 + Number(inTitle) + Number(asCode));
+  }
+}
+
+/**
  * Parses user text into term groups. Never produces FTS syntax: only words made of letters,
  * digits, `_` and `$` come out, so no input can cause an FTS5 syntax error downstream.
  * - `"quoted text"` → a phrase (required in short queries);
@@ -79,16 +108,19 @@ function addJoinedPairs(text: string, add: (g: Omit<TermGroup, 'count'>) => void
  * - `os.path.join`, `a::b`, `src/store/db.ts`, `foo-bar` → the phrase of its segments, plus each segment;
  * - plain words lowercased; stop words dropped unless nothing else is left.
  */
-export function parseQuery(text: string): ParsedQuery {
-  const bytes = Buffer.byteLength(text, 'utf8');
+export function parseQuery(input: string, options: ParseOptions = {}): ParsedQuery {
+  const bytes = Buffer.byteLength(input, 'utf8');
   if (bytes > MAX_QUERY_BYTES) throw new EngineError('QUERY_TOO_LONG', { bytes, limit: MAX_QUERY_BYTES });
-  const long = text.length > SHORT_QUERY_CHARS || /\n/.test(text.trim());
+  const long = input.length > SHORT_QUERY_CHARS || /\n/.test(input.trim());
+  const understood = long && options.weighLong !== false ? understandQuery(input) : undefined;
+  // a query that is all noise keeps its words rather than failing as empty
+  const text = understood && /[\p{L}\p{N}]/u.test(understood.text) ? understood.text : input;
   const groups = new Map<string, TermGroup>();
   const stopped: TermGroup[] = [];
-  const add = (g: Omit<TermGroup, 'count'>): void => {
+  const add = (g: Omit<TermGroup, 'count' | 'weight'>): void => {
     const existing = groups.get(g.key);
     if (existing) existing.count++;
-    else groups.set(g.key, { ...g, count: 1 });
+    else groups.set(g.key, { ...g, count: 1, weight: 1 });
   };
 
   const rest = text.replace(QUOTE_RE, (_all, inner: string) => {
@@ -117,7 +149,7 @@ export function parseQuery(text: string): ParsedQuery {
     const g = identifierGroup(token);
     if (!g) continue;
     if (g.kind === 'word' && STOP_WORDS.has(g.alternatives[0]![0]!)) {
-      stopped.push({ ...g, count: 1 });
+      stopped.push({ ...g, count: 1, weight: 1 });
       continue;
     }
     add(g);
@@ -125,5 +157,6 @@ export function parseQuery(text: string): ParsedQuery {
   if (groups.size === 0) for (const g of stopped) add(g);
   if (!long) addJoinedPairs(rest, add);
   if (groups.size === 0) throw new EngineError('QUERY_EMPTY');
+  if (understood) weigh([...groups.values()], understood.title, understood.code);
   return { groups: [...groups.values()], long };
 }

@@ -44,9 +44,26 @@ export function queryWantsTests(terms: readonly string[]): boolean {
   return terms.some((t) => /^(?:tests?|testing|spec|specs|unittest|pytest|fixtures?)$/i.test(t));
 }
 
+const DOCS_WORD_RE = /^(?:docs?|documentation|readme|guide|tutorial|changelog|config(?:uration)?|settings?|manual|install(?:ing|ation)?|usage|example|getting)$/i;
+/** A question a user asks of documentation: `how do I...`, `why is...`, `which option...`. */
+const QUESTION_RE = /^\s*(?:how|why|which|what|when|where|can i|is there|getting started)\b/i;
+
+/**
+ * True when the user asks about documentation or configuration itself (then neither is
+ * demoted): a docs word among the terms, or a short query phrased as a question.
+ */
+export function queryWantsDocs(terms: readonly string[], query = '', long = false): boolean {
+  return terms.some((t) => DOCS_WORD_RE.test(t)) || (!long && QUESTION_RE.test(query));
+}
+
+
 export interface PriorContext {
   readonly longQuery: boolean;
   readonly wantsTests: boolean;
+  /** The query is about docs or config: those are not demoted. */
+  readonly wantsDocs?: boolean;
+  /** Multiplier of docs, config and text chunks in any query not about them; 1 is off. */
+  readonly nonCode?: number;
 }
 
 export interface PriorInput extends RankedChunk {
@@ -62,6 +79,7 @@ export function applyPriors<T extends PriorInput>(hits: readonly T[], ctx: Prior
       if (!ctx.wantsTests && isTestPath(h.path)) factor *= TEST_FILE_FACTOR;
       if (ctx.longQuery && h.contentType === 'docs') factor *= DOCS_IN_LONG_QUERY_FACTOR;
       if (h.kind === 'imports') factor *= IMPORTS_FACTOR;
+      if (!ctx.wantsDocs && h.contentType !== 'code') factor *= ctx.nonCode ?? 1;
       return factor === 1 ? h : { ...h, score: h.score * factor };
     })
     .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
@@ -83,6 +101,102 @@ export function dedupeOverlaps<T extends RankedChunk>(hits: readonly T[]): T[] {
     kept.push(h);
   }
   return kept;
+}
+
+export interface StructureContext {
+  /** Lowercase names the query mentions as identifiers or words (a definition of one is boosted). */
+  readonly names: ReadonlySet<string>;
+  /** Multiplier for a chunk defining one of `names`; 1 is off. */
+  readonly definitionBoost: number;
+  /** Share of a test chunk's score passed to chunks of the source file it tests; 0 is off. */
+  readonly testToSource: number;
+}
+
+export interface StructureInput extends RankedChunk {
+  readonly symbol?: string | null | undefined;
+}
+
+/** The name a test file is about (`test_foo.py`, `foo.test.ts`, `FooTest.java`, `foo_test.go` → foo), lowercase. */
+function testSubjectOf(path: string): string | undefined {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const stem = base.includes('.') ? base.slice(0, base.indexOf('.')) : base;
+  const subject = stem.replace(/^test_|_test$|_spec$|Tests?$|Spec$/, '');
+  if (subject !== stem || /\.(?:test|spec)\./.test(base)) return subject.toLowerCase() || undefined;
+  return undefined;
+}
+
+const stemLower = (path: string): string => {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return (base.includes('.') ? base.slice(0, base.indexOf('.')) : base).toLowerCase();
+};
+
+/**
+ * Structural priors from the query and the candidates themselves (docs/DESIGN.md "Ranking"):
+ * - a chunk that defines a symbol the query names is multiplied by `definitionBoost`;
+ * - a test chunk passes `testToSource` of its score to the best candidate chunk of the source
+ *   file it tests (`foo.test.ts` → `foo.ts`), added once per source file, from its best test.
+ * Re-sorts best first.
+ */
+export function applyStructure<T extends StructureInput>(hits: readonly T[], ctx: StructureContext): T[] {
+  let out = hits.map((h) => {
+    const sym = h.symbol?.toLowerCase();
+    return ctx.definitionBoost !== 1 && sym && ctx.names.has(sym) ? { ...h, score: h.score * ctx.definitionBoost } : h;
+  });
+  if (ctx.testToSource > 0) {
+    const fromTests = new Map<string, number>();
+    for (const h of out) {
+      if (!isTestPath(h.path)) continue;
+      const subject = testSubjectOf(h.path);
+      if (subject && !fromTests.has(subject)) fromTests.set(subject, h.score * ctx.testToSource);
+    }
+    const credited = new Set<string>();
+    out = out.map((h) => {
+      if (fromTests.size === 0 || isTestPath(h.path) || credited.has(h.path)) return h;
+      const bonus = fromTests.get(stemLower(h.path));
+      if (bonus === undefined) return h;
+      credited.add(h.path);
+      return { ...h, score: h.score + bonus };
+    });
+  }
+  return out.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
+}
+
+/**
+ * Evidence from the rest of a file: each chunk gains `weight` × the sum of the two best other
+ * chunks of its file among the candidates, so a file that matches in several places rises above
+ * a file with one lucky chunk. 0 is off. Re-sorts best first.
+ */
+export function addFileSupport<T extends RankedChunk>(hits: readonly T[], weight: number): T[] {
+  if (weight <= 0) return [...hits];
+  const byPath = new Map<string, number[]>();
+  for (const h of hits) byPath.set(h.path, [...(byPath.get(h.path) ?? []), h.score]);
+  for (const scores of byPath.values()) scores.sort((a, b) => b - a);
+  return hits
+    .map((h) => {
+      const top = byPath.get(h.path)!;
+      // the two best scores of the file other than this chunk's own
+      const others = top[0] === h.score ? top.slice(1, 3) : top[1] === h.score ? [top[0]!, top[2] ?? 0] : top.slice(0, 2);
+      const bonus = others.reduce((a, b) => a + b, 0) * weight;
+      return bonus > 0 ? { ...h, score: h.score + bonus } : h;
+    })
+    .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
+}
+
+/**
+ * At most `cap` chunks of one file in a row of results: the others move below the chunks of
+ * other files (kept in order), so one large file does not crowd out the rest. 0 is off.
+ */
+export function capPerFile<T extends RankedChunk>(hits: readonly T[], cap: number): T[] {
+  if (cap <= 0) return [...hits];
+  const seen = new Map<string, number>();
+  const head: T[] = [];
+  const tail: T[] = [];
+  for (const h of hits) {
+    const n = (seen.get(h.path) ?? 0) + 1;
+    seen.set(h.path, n);
+    (n <= cap ? head : tail).push(h);
+  }
+  return [...head, ...tail];
 }
 
 /** Weight of the 2nd and 3rd best chunks of a file in its file score. */

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createEngine, EngineError } from '../../index.js';
-import { evalFromGit } from '../../eval/from-git.js';
+import { evalAtCommits, evalFromGit, exportFromGit } from '../../eval/from-git.js';
 import { parseQueriesFile } from '../../eval/queries-file.js';
 import { runEval } from '../../eval/run-eval.js';
 import { formatEval } from '../format-eval.js';
@@ -16,6 +16,8 @@ export interface EvalFlags {
   commits?: string;
   since?: string;
   fast?: boolean;
+  export?: string;
+  cache?: string;
   json?: boolean;
 }
 
@@ -30,7 +32,16 @@ async function evalGit(io: CliIO, dir: string | undefined, flags: EvalFlags): Pr
       await engine.index();
     }
     const onQuery = flags.json || !io.stderrIsTTY ? undefined : (done: number, total: number): void => io.err(`\rscry: ${done}/${total} queries`);
-    const result = await evalFromGit(engine, { commits, since: flags.since, fast: flags.fast, onQuery });
+    const cacheDir = flags.cache ? resolve(io.cwd, flags.cache) : undefined;
+    if (flags.export) {
+      const mined = await exportFromGit(engine, { commits, since: flags.since, fast: flags.fast, onQuery, cacheDir });
+      if (onQuery) io.err('\n');
+      const file = resolve(io.cwd, flags.export);
+      await writeFile(file, mined.map((q) => JSON.stringify(q)).join('\n') + (mined.length > 0 ? '\n' : ''));
+      io.out(flags.json ? `${JSON.stringify({ file, queries: mined.length })}\n` : `${mined.length} queries written to ${file}\n`);
+      return 0;
+    }
+    const result = await evalFromGit(engine, { commits, since: flags.since, fast: flags.fast, onQuery, cacheDir });
     if (onQuery) io.err('\n');
     io.out(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatEval(result));
     return 0;
@@ -42,6 +53,7 @@ async function evalGit(io: CliIO, dir: string | undefined, flags: EvalFlags): Pr
 /** `scry eval`: scores the index of DIR on a hand-written query set, or on queries mined from git. */
 export async function evalCommand(io: CliIO, dir: string | undefined, flags: EvalFlags): Promise<number> {
   if (flags.fromGit && flags.queries) throw new EngineError('INVALID_ARGUMENT', { name: '--queries', reason: 'use either --queries or --from-git' });
+  if (flags.export && !flags.fromGit) throw new EngineError('INVALID_ARGUMENT', { name: '--export', reason: 'only with --from-git' });
   if (flags.fromGit) return evalGit(io, dir, flags);
   if (!flags.queries) throw new EngineError('INVALID_ARGUMENT', { name: '--queries', reason: 'a JSONL file of {"query", "expected": [{"path", "startLine"?, "endLine"?}]} is required (or --from-git)' });
   const file = resolve(io.cwd, flags.queries);
@@ -54,13 +66,17 @@ export async function evalCommand(io: CliIO, dir: string | undefined, flags: Eva
   const queries = parseQueriesFile(text, flags.queries);
   const engine = await createEngine({ root: dir ?? (flags.db ? undefined : io.cwd), db: flags.db });
   try {
-    if (!engine.isIndexed()) {
+    // queries pinned to commits are searched in those trees; the current index serves the rest
+    const pinned = queries.filter((q) => q.commit !== undefined).length;
+    if (pinned < queries.length && !engine.isIndexed()) {
       if (!flags.json) io.err(`scry: no index yet for ${engine.root}; building it first...\n`);
       const bar = await progressBar(io);
       await engine.index({ onProgress: bar.onProgress });
       bar.stop();
     }
-    const report = await runEval(engine, queries);
+    const onQuery = flags.json || !io.stderrIsTTY || pinned === 0 ? undefined : (done: number, total: number): void => io.err(`\rscry: ${done}/${total} queries`);
+    const report = pinned > 0 ? await evalAtCommits(engine, queries, { cacheDir: flags.cache ? resolve(io.cwd, flags.cache) : undefined, onQuery }) : await runEval(engine, queries);
+    if (onQuery) io.err('\n');
     io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatEval(report));
     return 0;
   } finally {

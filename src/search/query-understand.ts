@@ -1,0 +1,78 @@
+/**
+ * Query understanding for long natural-language input (issue bodies, commit messages, stack
+ * traces, error logs): what to leave out, and which words say the most. Pure; see docs/DESIGN.md
+ * "Query understanding".
+ */
+
+/** What a long query says, once the noise is out. */
+export interface UnderstoodQuery {
+  /** The text to search: boilerplate, environment dumps, URLs and separators removed. */
+  readonly text: string;
+  /** The first meaningful line (an issue title, a commit subject), conventional-commit prefix removed. */
+  readonly title: string;
+  /**
+   * Words written as code: inside backticks or fenced blocks, in stack-trace frames, exception
+   * and error names, compound identifiers (camelCase, snake_case, dotted, paths). Lowercase.
+   */
+  readonly code: ReadonlySet<string>;
+}
+
+/** Issue-template headings and prompts that say nothing about the code. */
+const TEMPLATE_LINE_RE =
+  /^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:describe the bug|bug report|bug description|steps to reproduce|to reproduce|reproduction|expected (?:behaviou?r|result)|actual (?:behaviou?r|result)|current behaviou?r|additional (?:context|information)|environment|screenshots?|system info(?:rmation)?|checklist|is your feature request related to a problem\??|describe the solution you'd like|describe alternatives you've considered|what happened\??|what did you expect to happen\??|minimal reproducible example|version information|related issues?)(?:\*\*)?\s*:?\s*$/i;
+/** `- OS: macOS 14`, `Python version: 3.12.1`, `node v20.1.0`: environment dumps. */
+const ENV_LINE_RE =
+  /^\s*(?:[-*]\s*)?(?:os|platform|system|version|python(?: version)?|node(?:\.js)?(?: version)?|npm|yarn|pnpm|browser|go version|rustc|cargo|java(?: version)?|jdk|kernel|arch(?:itecture)?|cpu|memory|ide|editor|shell|terminal|\w+ version)\s*[:=]\s*\S.*$/i;
+const VERSION_ONLY_RE = /^\s*(?:[-*]\s*)?[\w.@/-]*\s*v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?\s*$/;
+const CHECKBOX_RE = /^\s*[-*]\s*\[[ xX]\]/;
+const SEPARATOR_RE = /^\s*(?:[-=*_]{3,}|<!--.*-->)\s*$/;
+const TRAILER_RE = /^\s*(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|change-id|cc|refs?|see also)\s*:/i;
+const URL_RE = /\bhttps?:\/\/\S+/g;
+const HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
+/** `feat(router): `, `fix: `, `[core] `: a commit subject's category, not its content. */
+const CONVENTIONAL_RE = /^\s*(?:\w+(?:\([^)]*\))?!?:\s+|\[[^\]]{1,30}\]\s+)/;
+
+const BACKTICK_RE = /`([^`\n]{1,200})`/g;
+const FENCE_RE = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
+/** `at foo.bar (src/x.js:10:5)`, `at src/x.js:10:5`. */
+const JS_FRAME_RE = /^\s*at\s+(?:async\s+)?([\w$.<>[\] ]+?)\s+\(([^()\s]+?):\d+(?::\d+)?\)|^\s*at\s+([^()\s]+?):\d+(?::\d+)?\s*$/gm;
+/** `File "pkg/mod.py", line 10, in func`. */
+const PY_FRAME_RE = /^\s*File "([^"]+)", line \d+, in ([\w<>.]+)/gm;
+/** Go `pkg.Func(...)` + `\t/path/file.go:12`, Rust `at src/main.rs:10:5`, Java `at a.b.C.m(C.java:10)`. */
+const FILE_LINE_RE = /([\w./-]+\.(?:go|rs|java|kt|py|rb|php|cs|c|cc|cpp|h|hpp|ts|tsx|js|jsx|mjs|cjs|swift|scala)):\d+/g;
+const JAVA_FRAME_RE = /^\s*at\s+([\w$.]+)\([\w$]+\.\w+:\d+\)/gm;
+const EXCEPTION_RE = /\b([A-Z][A-Za-z0-9]*(?:Error|Exception|Panic|Warning|Fault))\b/g;
+const IDENT_RE = /[A-Za-z_$][\w$]*(?:(?:\.|::|->|\/)[A-Za-z_$][\w$]*)*/g;
+
+/** Compound identifiers: a case change inside, an underscore between letters, or qualified. */
+function isCodeLike(token: string): boolean {
+  return /[a-z][A-Z]|[A-Z]{2,}[a-z]|[A-Za-z0-9]_[A-Za-z0-9]|\.|::|->|\//.test(token) && /[A-Za-z]/.test(token);
+}
+
+function addWords(into: Set<string>, text: string): void {
+  for (const m of text.matchAll(/[\p{L}\p{N}_$]+/gu)) if (m[0].length > 1) into.add(m[0].toLowerCase());
+}
+
+/** Removes what says nothing about the code; keeps line structure. */
+export function stripNoise(text: string): string {
+  const out: string[] = [];
+  for (const line of text.replace(HTML_COMMENT_RE, ' ').split('\n')) {
+    if (TEMPLATE_LINE_RE.test(line) || ENV_LINE_RE.test(line) || VERSION_ONLY_RE.test(line) || CHECKBOX_RE.test(line) || SEPARATOR_RE.test(line) || TRAILER_RE.test(line)) continue;
+    out.push(line.replace(URL_RE, ' '));
+  }
+  return out.join('\n');
+}
+
+export function understandQuery(raw: string): UnderstoodQuery {
+  const text = stripNoise(raw);
+  const firstLine = text.split('\n').find((l) => /[\p{L}\p{N}]/u.test(l)) ?? '';
+  const title = firstLine.replace(CONVENTIONAL_RE, '').trim();
+  const code = new Set<string>();
+  for (const m of text.matchAll(BACKTICK_RE)) addWords(code, m[1]!);
+  for (const m of text.matchAll(FENCE_RE)) for (const id of m[1]!.matchAll(IDENT_RE)) if (isCodeLike(id[0])) addWords(code, id[0]);
+  for (const re of [JS_FRAME_RE, PY_FRAME_RE, JAVA_FRAME_RE]) for (const m of text.matchAll(re)) for (const g of m.slice(1)) if (g) addWords(code, g);
+  for (const m of text.matchAll(FILE_LINE_RE)) addWords(code, m[1]!);
+  for (const m of text.matchAll(EXCEPTION_RE)) code.add(m[1]!.toLowerCase());
+  for (const m of text.matchAll(IDENT_RE)) if (isCodeLike(m[0])) addWords(code, m[0]);
+  return { text, title, code };
+}
