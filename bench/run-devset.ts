@@ -12,7 +12,6 @@
  * Writes bench/results/devset.json.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createEngine, type ConfigInput } from '../src/index.js';
 import { CommitTrees } from '../src/eval/from-git.js';
 import { CUTOFFS, summarize, type EvalSummary } from '../src/eval/metrics.js';

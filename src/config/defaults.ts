@@ -1,7 +1,7 @@
 import type { ConfigOutput, RankingConfig } from './schema.js';
 
 /** The shipped ranking techniques (see rankingSchema). */
-export const DEFAULT_RANKING: RankingConfig = { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.4, fileSupport: 0.2, fileCap: 0 };
+export const DEFAULT_RANKING: RankingConfig = { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.5, fileSupport: 0.2, fileCap: 0 };
 
 /**
  * The defaults, as plain data: when there is no config file and no override, nothing needs

@@ -86,7 +86,7 @@ export const rankingSchema = z
     /** Share of a test chunk's score passed to the source file it tests. Range 0–1; 0 is off. */
     testToSource: z.number().min(0).max(1).default(0.5),
     /** Multiplier of docs, config and text in queries not about them. Range 0.1–1; 1 is off. */
-    nonCode: z.number().min(0.1).max(1).default(0.4),
+    nonCode: z.number().min(0.1).max(1).default(0.5),
     /** Each chunk gains this share of the two best other chunks of its file. Range 0–1; 0 is off. */
     fileSupport: z.number().min(0).max(1).default(0.2),
     /** Most chunks of one file among the results (later ones move below other files). 0 is off. */
@@ -118,10 +118,10 @@ export const configSchema = z
         /** Default number of results. Range 1–1000; default 10. */
         limit: z.number().int().min(1).max(1000).default(10),
         weights: weightsSchema.default({ stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }),
-        ranking: rankingSchema.default({ queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.4, fileSupport: 0.2, fileCap: 0 }),
+        ranking: rankingSchema.default({ queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.5, fileSupport: 0.2, fileCap: 0 }),
       })
       .strict()
-      .default({ limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }, ranking: { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.4, fileSupport: 0.2, fileCap: 0 } }),
+      .default({ limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }, ranking: { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.5, fileSupport: 0.2, fileCap: 0 } }),
     rerank: rerankSchema.default({ provider: 'none', maxCandidates: 10, timeoutMs: 5000 }),
     /** How long a writer waits for another process's index lock before INDEX_LOCKED. Default 30 s. */
     lockTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),

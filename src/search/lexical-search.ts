@@ -67,7 +67,8 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode };
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
   const structure = { names, definitionBoost: params.ranking.definitionBoost, testToSource: params.ranking.testToSource };
-  const ranked = addFileSupport(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), r.fileSupport);
+  // files mode aggregates support itself (aggregateFiles); chunk mode gets it per chunk
+  const ranked = addFileSupport(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), params.files ? 0 : r.fileSupport);
   const scored: Scored[] = capPerFile(dedupeOverlaps(ranked), params.ranking.fileCap);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
