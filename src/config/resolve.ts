@@ -24,8 +24,10 @@ export interface ResolvedConfig {
   /** Parse code with tree-sitter (see the `syntax` option). */
   readonly syntax: boolean;
   readonly search: { readonly limit: number; readonly weights: Readonly<FieldWeights>; readonly ranking: Readonly<RankingConfig> };
-  /** Model reranking (see the `rerank` option); provider `none` by default. */
+  /** Model reranking (see the `rerank` option); provider `none` by default. `crossEncoder.modelDir` is absolute. */
   readonly rerank: Readonly<RerankConfig>;
+  /** The API key of the LLM reranker, read from the variable `rerank.llm.apiKeyEnv` names (a function, so it never shows in JSON). */
+  readonly rerankApiKey: () => string | undefined;
   readonly lockTimeoutMs: number;
   /** Where the config came from, for status output. */
   readonly sources: readonly string[];
@@ -141,7 +143,10 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
     chunk: merged.chunk,
     syntax: merged.syntax,
     search: merged.search,
-    rerank: merged.rerank,
+    rerank: merged.rerank.crossEncoder
+      ? { ...merged.rerank, crossEncoder: { ...merged.rerank.crossEncoder, modelDir: resolve(root ?? process.cwd(), merged.rerank.crossEncoder.modelDir) } }
+      : merged.rerank,
+    rerankApiKey: () => (merged.rerank.llm?.apiKeyEnv ? env[merged.rerank.llm.apiKeyEnv] || undefined : undefined),
     lockTimeoutMs: merged.lockTimeoutMs,
     sources,
   });

@@ -14,6 +14,8 @@ import { findReferences, type ReferencesResult } from '../search/references.js';
 import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
 import type { SearchFilters } from '../search/filters.js';
 import type { SearchResponse } from '../search/search-result.js';
+import type { Reranker } from '../rerank/reranker.js';
+import type { RerankMeta, SearchResult } from '../search/search-result.js';
 import { IndexStore } from '../store/index-store.js';
 import { WriterLock, type LockOwner } from '../store/writer-lock.js';
 import { EMPTY_STRUCTURE, SEMANTIC_UNAVAILABLE, type StatusReport } from './status.js';
@@ -54,6 +56,10 @@ export interface SearchOptions extends SearchFilters {
   readonly files?: boolean | undefined;
   /** Lines per snippet. Range 1–50; default 4. */
   readonly snippetLines?: number | undefined;
+  /** Rerank the first results with the configured model (config `rerank`). Default true; no effect without a reranker. */
+  readonly rerank?: boolean | undefined;
+  /** Cancels a model rerank in flight (results then keep the lexical order). */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface SymbolOptions {
@@ -115,6 +121,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
 class EngineImpl implements Engine {
   private store: IndexStore | undefined;
+  private reranker: Promise<Reranker | undefined> | undefined;
   private closed = false;
   private readonly lock: WriterLock;
 
@@ -219,9 +226,13 @@ class EngineImpl implements Engine {
       ranking: this.config.search.ranking,
       snippetLines,
     });
+    let results: readonly SearchResult[] = outcome.results;
+    let rerank: RerankMeta | undefined;
+    const reranker = options.rerank === false || results.length < 2 ? undefined : await this.getReranker();
+    if (reranker) ({ results, rerank } = await this.rerankResults(reranker, query, results, outcome.texts, options.signal));
     return {
       query,
-      results: outcome.results,
+      results,
       meta: {
         mode: 'lexical',
         semantic: SEMANTIC_UNAVAILABLE,
@@ -233,8 +244,53 @@ class EngineImpl implements Engine {
         tookMs: Math.round((performance.now() - started) * 100) / 100,
         indexedFiles: store.read(() => Number(store.meta.get('file_count') ?? 0)) || store.read(() => store.files.counts().files),
         root: this.root,
+        ...(rerank ? { rerank } : {}),
       },
     };
+  }
+
+  /** The configured reranker, created on first use (its model and sockets only when needed). */
+  private getReranker(): Promise<Reranker | undefined> {
+    const r = this.config.rerank;
+    this.reranker ??= (async (): Promise<Reranker | undefined> => {
+      if (r.provider === 'llm' && r.llm) {
+        const { createLlmReranker } = await import('../rerank/llm-reranker.js');
+        const key = this.config.rerankApiKey();
+        const env = r.llm.apiKeyEnv && key ? { [r.llm.apiKeyEnv]: key } : {};
+        return createLlmReranker({ endpoint: r.llm, maxCandidates: r.maxCandidates, timeoutMs: r.timeoutMs }, { clock: this.clock, env });
+      }
+      if (r.provider === 'cross-encoder' && r.crossEncoder) {
+        const { createCrossEncoderReranker } = await import('../rerank/cross-encoder.js');
+        return createCrossEncoderReranker({ ...r.crossEncoder, maxCandidates: r.maxCandidates, timeoutMs: r.timeoutMs, clock: this.clock, logger: this.logger });
+      }
+      return undefined;
+    })();
+    return this.reranker;
+  }
+
+  /** Reorders the first `maxCandidates` results by the model's scores; the rest follow unchanged. */
+  private async rerankResults(reranker: Reranker, query: string, results: readonly SearchResult[], texts: ReadonlyMap<string, string>, signal: AbortSignal | undefined): Promise<{ results: SearchResult[]; rerank: RerankMeta }> {
+    const head = results.slice(0, this.config.rerank.maxCandidates);
+    // identical text may sit in two files, so the id is the chunk's content hash and its place
+    const idOf = (r: SearchResult): string => `${r.chunkHash}@${r.path}:${r.startLine}`;
+    const candidates = head.map((r) => ({ id: idOf(r), path: r.path, startLine: r.startLine, endLine: r.endLine, text: texts.get(r.chunkHash) ?? r.snippet }));
+    const outcome = await reranker.rerank(query, candidates, { signal });
+    const byId = new Map(head.map((r) => [idOf(r), r]));
+    const reordered = outcome.order.map((id) => {
+      const r = byId.get(id)!;
+      const s = outcome.scores.get(id);
+      return s === undefined ? r : { ...r, rerankScore: s };
+    });
+    const rerank: RerankMeta = {
+      provider: reranker.name,
+      model: reranker.model,
+      candidates: head.length,
+      scored: outcome.scores.size,
+      cached: outcome.cached,
+      skipped: outcome.skipped ?? null,
+      tookMs: outcome.tookMs,
+    };
+    return { results: [...reordered, ...results.slice(head.length)], rerank };
   }
 
   private readonly nameCache: NameCache = { key: '', names: [] };
@@ -288,6 +344,8 @@ class EngineImpl implements Engine {
   }
 
   close(): void {
+    void this.reranker?.then((r) => r?.close()).catch(() => undefined);
+    this.reranker = undefined;
     this.store?.close();
     this.store = undefined;
     this.lock.release();

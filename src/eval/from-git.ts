@@ -7,7 +7,7 @@ import { git } from './git.js';
 import type { GoldTarget } from './metrics.js';
 import { changedLines, mineCommits, type CandidateCommit } from './mine-git.js';
 import type { EvalQuery } from './queries-file.js';
-import { evalOne, report, type EvalQueryResult, type EvalReport } from './run-eval.js';
+import { evalModes, report, type EvalReport, type ModeResults } from './run-eval.js';
 
 export interface GitEvalOptions {
   /** Queries to mine, newest commits first. Range 1–1000; default 50. */
@@ -183,11 +183,11 @@ async function forEachMined(engine: Engine, options: GitEvalOptions, visit: (q: 
  * against the current index.
  */
 export async function evalFromGit(engine: Engine, options: GitEvalOptions = {}): Promise<EvalReport> {
-  const results: EvalQueryResult[] = [];
+  const byMode: ModeResults = {};
   await forEachMined(engine, options, async (q, tree) => {
-    results.push(await evalOne(tree, q));
+    await evalModes(tree, q, byMode);
   });
-  return report(engine.root, results);
+  return report(engine.root, byMode);
 }
 
 /**
@@ -208,7 +208,7 @@ export async function exportFromGit(engine: Engine, options: GitEvalOptions = {}
  * the others in `engine`'s index. Queries of one commit run together; the report keeps file order.
  */
 export async function evalAtCommits(engine: Engine, queries: readonly EvalQuery[], options: { cacheDir?: string | undefined; onQuery?: ((done: number, total: number) => void) | undefined } = {}): Promise<EvalReport> {
-  const results = new Map<EvalQuery, EvalQueryResult>();
+  const results = new Map<EvalQuery, ModeResults>();
   const pinned = queries.some((q) => q.commit !== undefined);
   if (pinned) await requireGit(engine.root);
   const trees = pinned ? new CommitTrees(engine.root, options.cacheDir) : undefined;
@@ -221,12 +221,17 @@ export async function evalAtCommits(engine: Engine, queries: readonly EvalQuery[
     for (const [commit, group] of byCommit) {
       const tree = commit && trees ? await trees.at(commit) : engine;
       for (const q of group) {
-        results.set(q, await evalOne(tree, q));
+        const one: ModeResults = {};
+        await evalModes(tree, q, one);
+        results.set(q, one);
         options.onQuery?.(results.size, queries.length);
       }
     }
   } finally {
     await trees?.close();
   }
-  return report(engine.root, queries.map((q) => results.get(q)!));
+  // back in file order, per mode
+  const byMode: ModeResults = {};
+  for (const q of queries) for (const [mode, [r]] of Object.entries(results.get(q)!)) (byMode[mode] ??= []).push(r!);
+  return report(engine.root, byMode);
 }

@@ -18,15 +18,20 @@ export interface EvalQueryResult extends QueryScore {
 
 export interface EvalReport {
   readonly root: string;
-  /** Summary per ranking mode; `lexical` until other modes exist. */
+  /** Summary per ranking mode: `lexical`, and `reranked` when a reranker is configured. */
   readonly modes: Readonly<Record<string, EvalSummary>>;
   readonly queries: readonly EvalQueryResult[];
 }
 
-/** Runs one query and scores it. */
-export async function evalOne(engine: Engine, q: EvalQuery): Promise<EvalQueryResult> {
+/** Ranking modes an engine offers: `lexical`, plus `reranked` when a reranker is configured. */
+export function modesOf(engine: Engine): string[] {
+  return engine.config.rerank.provider === 'none' ? ['lexical'] : ['lexical', 'reranked'];
+}
+
+/** Runs one query in one mode and scores it. */
+export async function evalOne(engine: Engine, q: EvalQuery, mode = 'lexical'): Promise<EvalQueryResult> {
   const started = performance.now();
-  const response = await engine.search(q.query, { limit: FETCH });
+  const response = await engine.search(q.query, { limit: FETCH, rerank: mode === 'reranked' });
   const tookMs = Math.round((performance.now() - started) * 100) / 100;
   return {
     id: q.id,
@@ -38,14 +43,26 @@ export async function evalOne(engine: Engine, q: EvalQuery): Promise<EvalQueryRe
   };
 }
 
-/** The report of scored queries. */
-export function report(root: string, results: readonly EvalQueryResult[]): EvalReport {
-  return { root, modes: { lexical: summarize(results, results.map((r) => r.tookMs)) }, queries: results };
+/** Scored results of each mode, side by side. */
+export type ModeResults = Record<string, EvalQueryResult[]>;
+
+/** Runs one query in every mode of the engine, adding each result to `into`. */
+export async function evalModes(engine: Engine, q: EvalQuery, into: ModeResults): Promise<void> {
+  for (const mode of modesOf(engine)) (into[mode] ??= []).push(await evalOne(engine, q, mode));
 }
 
-/** Runs every query against an indexed engine and scores it; queries run one at a time, so latencies are comparable. */
+/** The report: a summary per mode; the per-query list is the last mode's (the one users get). */
+export function report(root: string, byMode: ModeResults): EvalReport {
+  const modes: Record<string, EvalSummary> = {};
+  for (const [mode, results] of Object.entries(byMode)) modes[mode] = summarize(results, results.map((r) => r.tookMs));
+  const names = Object.keys(byMode);
+  if (names.length === 0) modes['lexical'] = summarize([], []);
+  return { root, modes, queries: names.length > 0 ? byMode[names[names.length - 1]!]! : [] };
+}
+
+/** Runs every query against an indexed engine in each mode and scores it; queries run one at a time, so latencies are comparable. */
 export async function runEval(engine: Engine, queries: readonly EvalQuery[]): Promise<EvalReport> {
-  const results: EvalQueryResult[] = [];
-  for (const q of queries) results.push(await evalOne(engine, q));
-  return report(engine.root, results);
+  const byMode: ModeResults = {};
+  for (const q of queries) await evalModes(engine, q, byMode);
+  return report(engine.root, byMode);
 }

@@ -44,7 +44,8 @@ const FIRST_NUMBER = /[-+]?(?:\d+(?:\.\d+)?|\.\d+)/;
  * turn a confused model into a confident one.
  */
 export function parseScore(reply: string): number | undefined {
-  const match = FIRST_NUMBER.exec(reply);
+  // a model that echoes the scale ("Score (0-10): 7", "0 to 10") is not scoring 0
+  const match = FIRST_NUMBER.exec(reply.replace(/\(?\b0\s*(?:-|–|to)\s*10\b\)?/gi, ' '));
   if (match === null) return undefined;
   const n = Number(match[0]);
   if (!Number.isFinite(n) || n < SCORE_MIN || n > SCORE_MAX) return undefined;

@@ -28,6 +28,8 @@ export interface LexicalOutcome {
   readonly long: boolean;
   /** Which candidate set was scored; see query-plan.ts. */
   readonly plan: PlanLevel['mode'];
+  /** Each result's chunk text, by chunk hash (for rerankers). */
+  readonly texts: ReadonlyMap<string, string>;
 }
 
 type Scored = FtsCandidate & { readonly score: number };
@@ -46,7 +48,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const total = Number(store.read(() => store.meta.get('chunk_count')) ?? 0);
   const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total, parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS);
   const terms = selection.kept.map((g) => g.raw);
-  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any' };
+  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map() };
 
   const w = params.weights;
   const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts];
@@ -75,8 +77,10 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
     : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score }));
 
   const marks = highlightTerms(selection.kept.flatMap((g) => g.alternatives.flat()));
+  const texts = new Map<string, string>();
   const results = picked.map(({ hit, score, matches }): SearchResult => {
     const text = store.read(() => store.content.slice(hit.fileHash, hit.startByte, hit.endByte)) ?? '';
+    texts.set(hit.chunkHash, text);
     const snippet = makeSnippet(text, hit.startLine, marks, params.snippetLines);
     return {
       path: hit.path,
@@ -95,5 +99,5 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
       ...(matches !== undefined ? { matches } : {}),
     };
   });
-  return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan };
+  return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts };
 }

@@ -28,6 +28,24 @@ export interface SearchResult {
   readonly chunkHash: string;
   /** With `files`: how many matching chunks the file has. */
   readonly matches?: number;
+  /** The reranking model's score of this result (LLM: 0–10; cross-encoder: its logit), when it scored it. */
+  readonly rerankScore?: number;
+}
+
+/** What model reranking did to a response (present when a reranker is configured and ran). */
+export interface RerankMeta {
+  /** `llm` or `cross-encoder`. */
+  readonly provider: string;
+  readonly model: string;
+  /** Leading results offered to the model. */
+  readonly candidates: number;
+  /** How many it scored (the others kept their places). */
+  readonly scored: number;
+  /** Scores served from the cache. */
+  readonly cached: number;
+  /** Why some were not scored (`timeout`, `unavailable`, `bad_response`, `aborted`, `error`), or null. */
+  readonly skipped: { readonly reason: string; readonly candidates: number; readonly detail?: string } | null;
+  readonly tookMs: number;
 }
 
 export interface SearchMeta {
@@ -51,6 +69,8 @@ export interface SearchMeta {
   readonly tookMs: number;
   readonly indexedFiles: number;
   readonly root: string;
+  /** Model reranking of the first results, when a reranker is configured and was not turned off. */
+  readonly rerank?: RerankMeta;
 }
 
 export interface SearchResponse {

@@ -100,4 +100,42 @@ describe('scry eval --from-git', () => {
     const bad = await runCli(['eval', root, '--from-git', '--commits', '0', '--db', join(t.dir, 'current.db')], { cwd: t.dir });
     expect(bad.code).toBe(2);
   });
+
+  it('--export writes the mined queries pinned to their parent commits; --queries evaluates them there, --cache reuses each index', async () => {
+    const file = join(t.dir, 'mined.jsonl');
+    const cache = join(t.dir, 'eval-cache');
+    const ex = await runCli(['eval', root, '--from-git', '--export', file, '--db', join(t.dir, 'current.db'), '--json'], { cwd: t.dir });
+    expect(ex.code).toBe(0);
+    expect(JSON.parse(ex.stdout)).toMatchObject({ queries: 2 });
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const parents = sh('log', '--format=%P', '-n', '5').trim().split('\n');
+    expect(lines.map((l) => l.query)).toEqual(['Close the store handle when opening the database fails halfway', 'Make retryBusy give up after five attempts with a clear error']);
+    for (const l of lines) {
+      expect(parents).toContain(l.commit);
+      expect(sh('rev-parse', `${l.sha}^`).trim()).toBe(l.commit);
+    }
+    // the gold function is located in the parent's version: retryBusy spans lines 2-10 there
+    expect(lines[1].expected).toEqual([{ path: 'src/retry.ts', startLine: 2, endLine: 10 }]);
+
+    const first = await runCli(['eval', root, '--queries', file, '--cache', cache, '--db', join(t.dir, 'current.db'), '--json'], { cwd: t.dir });
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout);
+    expect(report.modes.lexical.queries).toBe(2);
+    expect(report.modes.lexical.accAt[10]).toBe(1);
+    const cached = readdirSync(cache).filter((f) => f.endsWith('.db')).sort();
+    expect(cached).toEqual([...new Set(lines.map((l) => `${l.commit}.db`))].sort());
+    // a second run searches the cached indexes: same numbers, no worktree needed
+    const second = await runCli(['eval', root, '--queries', file, '--cache', cache, '--db', join(t.dir, 'current.db'), '--json'], { cwd: t.dir });
+    expect(JSON.parse(second.stdout).queries.map((q: { firstFileRank: number }) => q.firstFileRank)).toEqual(report.queries.map((q: { firstFileRank: number }) => q.firstFileRank));
+    expect(sh('worktree', 'list').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a query pinned to a commit the repository does not have is a clear error', async () => {
+    const file = join(t.dir, 'bad-commit.jsonl');
+    writeFileSync(file, `${JSON.stringify({ query: 'store handle', expected: [{ path: 'src/store.ts' }], commit: 'deadbeefdeadbeef' })}\n`);
+    const r = await runCli(['eval', root, '--queries', file, '--db', join(t.dir, 'current.db'), '--json'], { cwd: t.dir });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toContain('deadbeefdeadbeef is not a commit');
+  });
 });
