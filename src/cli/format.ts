@@ -41,7 +41,9 @@ export function formatSearch(response: SearchResponse, color: boolean): string {
   const m = response.meta;
   const n = response.results.length;
   const dropped = m.droppedTerms.length > 0 ? ` · ${m.droppedTerms.length} term${m.droppedTerms.length === 1 ? '' : 's'} ignored` : '';
-  lines.push(c(DIM, `${n === 0 ? 'no results' : `${n} result${n === 1 ? '' : 's'}`} · ${m.semantic} · ${m.tookMs} ms${dropped}`));
+  const r = m.rerank;
+  const rerank = r ? ` · reranked by ${r.provider} ${r.model} (${r.scored}/${r.candidates}${r.skipped ? `, ${r.skipped.reason}` : ''})` : '';
+  lines.push(c(DIM, `${n === 0 ? 'no results' : `${n} result${n === 1 ? '' : 's'}`} · ${m.semantic}${rerank} · ${m.tookMs} ms${dropped}`));
   return `${lines.join('\n')}\n`;
 }
 

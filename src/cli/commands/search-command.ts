@@ -10,6 +10,7 @@ export interface SearchFlags {
   k?: string;
   json?: boolean;
   files?: boolean;
+  rerank?: boolean;
   path?: string[];
   lang?: string[];
   type?: string[];
@@ -36,6 +37,7 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
     const response = await engine.search(text, {
       limit,
       files: flags.files,
+      rerank: flags.rerank,
       path: flags.path,
       language: flags.lang,
       type: flags.type as ContentType[] | undefined,
