@@ -33,6 +33,7 @@ export function formatSearch(response: SearchResponse, color: boolean): string {
     const label = [r.container, r.symbol].filter(Boolean).join(' > ');
     const extra = r.matches !== undefined ? ` · ${r.matches} matching chunk${r.matches === 1 ? '' : 's'}` : '';
     lines.push(`${c(CYAN, where)} ${c(DIM, `${r.language} · score ${r.score.toFixed(2)}${extra}`)}${label ? `  ${label}` : ''}`);
+    if (r.why) lines.push(c(DIM, `       why: ${r.why.join(' · ')}`));
     r.snippet.split('\n').forEach((l, i) => {
       lines.push(`${c(DIM, String(r.snippetLine + i).padStart(6))} │ ${renderMarks(l, color)}`);
     });

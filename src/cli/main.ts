@@ -49,6 +49,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--lang <language>', 'only these languages, e.g. typescript,python (repeatable)', collect)
     .option('--type <type>', 'only these content types: code, docs, config, text (repeatable)', collect)
     .option('--no-rerank', 'skip the model reranker configured under `rerank` (structural ranking only)')
+    .option('--explain', 'show how each score came about: BM25, then each prior, structural step and model score')
     .option('--json', 'JSON output: {query, results: [{path, startLine, endLine, score, language, kind, symbol, snippet, rerankScore?, ...}], meta}')
     .option('--no-color', 'no ANSI colour in human output')
     .addHelpText('after', '\nExamples:\n  scry search "where is the sqlite database opened"\n  scry search parseConfig --lang ts -k 5\n  scry search "retry" --path "src/**" --type code --json\n  cat stacktrace.txt | scry search - --files')

@@ -58,6 +58,8 @@ export interface SearchOptions extends SearchFilters {
   readonly snippetLines?: number | undefined;
   /** Rerank the first results with the configured model (config `rerank`). Default true; no effect without a reranker. */
   readonly rerank?: boolean | undefined;
+  /** Attach `why` to each result: its BM25 score and every prior or structural step that changed it. */
+  readonly explain?: boolean | undefined;
   /** Cancels a model rerank in flight (results then keep the lexical order). */
   readonly signal?: AbortSignal | undefined;
 }
@@ -225,6 +227,7 @@ class EngineImpl implements Engine {
       weights: this.config.search.weights,
       ranking: this.config.search.ranking,
       snippetLines,
+      explain: options.explain ?? false,
     });
     let results: readonly SearchResult[] = outcome.results;
     let rerank: RerankMeta | undefined;
@@ -279,7 +282,8 @@ class EngineImpl implements Engine {
     const reordered = outcome.order.map((id) => {
       const r = byId.get(id)!;
       const s = outcome.scores.get(id);
-      return s === undefined ? r : { ...r, rerankScore: s };
+      if (s === undefined) return r;
+      return { ...r, rerankScore: s, ...(r.why ? { why: [...r.why, `${reranker.name} ${reranker.model}: ${s}`] } : {}) };
     });
     const rerank: RerankMeta = {
       provider: reranker.name,

@@ -17,6 +17,8 @@ export interface LexicalParams {
   readonly filters: SearchFilters;
   readonly weights: FieldWeights;
   readonly ranking: RankingConfig;
+  /** Attach `why` (how each score came about) to results. */
+  readonly explain?: boolean;
   /** Lines per snippet. */
   readonly snippetLines: number;
 }
@@ -32,7 +34,7 @@ export interface LexicalOutcome {
   readonly texts: ReadonlyMap<string, string>;
 }
 
-type Scored = FtsCandidate & { readonly score: number };
+type Scored = FtsCandidate & { readonly score: number; readonly why?: readonly string[] };
 
 /** BM25 over the code-aware FTS fields, then overlap dedupe, optional file aggregation, snippets. */
 export function lexicalSearch(store: IndexStore, params: LexicalParams): LexicalOutcome {
@@ -97,6 +99,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
       snippetLine: snippet.startLine,
       chunkHash: hit.chunkHash,
       ...(matches !== undefined ? { matches } : {}),
+      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + 0.2 × next two = ${displayScore(score)}`] : [])] } : {}),
     };
   });
   return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts };

@@ -9,7 +9,12 @@ export interface RankedChunk {
   readonly endLine: number;
   /** Higher is better. */
   readonly score: number;
+  /** What changed the score after BM25, in order (`test file ×0.6`, `file support +1.2`...). */
+  readonly why?: readonly string[];
 }
+
+const fmt = (x: number): string => String(Math.round(x * 100) / 100);
+const because = (h: RankedChunk, ...reasons: string[]): readonly string[] => [...(h.why ?? []), ...reasons];
 
 /** FTS5's bm25() is "lower is better" and negative; scry's score is `-bm25`, so higher is better. */
 export function scoreFromBm25(bm25: number): number {
@@ -76,11 +81,17 @@ export function applyPriors<T extends PriorInput>(hits: readonly T[], ctx: Prior
   return hits
     .map((h) => {
       let factor = 1;
-      if (!ctx.wantsTests && isTestPath(h.path)) factor *= TEST_FILE_FACTOR;
-      if (ctx.longQuery && h.contentType === 'docs') factor *= DOCS_IN_LONG_QUERY_FACTOR;
-      if (h.kind === 'imports') factor *= IMPORTS_FACTOR;
-      if (!ctx.wantsDocs && h.contentType !== 'code') factor *= ctx.nonCode ?? 1;
-      return factor === 1 ? h : { ...h, score: h.score * factor };
+      const reasons: string[] = [];
+      const apply = (f: number, reason: string): void => {
+        if (f === 1) return;
+        factor *= f;
+        reasons.push(`${reason} ×${fmt(f)}`);
+      };
+      if (!ctx.wantsTests && isTestPath(h.path)) apply(TEST_FILE_FACTOR, 'test file');
+      if (ctx.longQuery && h.contentType === 'docs') apply(DOCS_IN_LONG_QUERY_FACTOR, 'docs in a long query');
+      if (h.kind === 'imports') apply(IMPORTS_FACTOR, 'imports');
+      if (!ctx.wantsDocs && h.contentType !== 'code') apply(ctx.nonCode ?? 1, `${h.contentType} in a code question`);
+      return factor === 1 ? h : { ...h, score: h.score * factor, why: because(h, ...reasons) };
     })
     .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
 }
@@ -140,22 +151,22 @@ const stemLower = (path: string): string => {
 export function applyStructure<T extends StructureInput>(hits: readonly T[], ctx: StructureContext): T[] {
   let out = hits.map((h) => {
     const sym = h.symbol?.toLowerCase();
-    return ctx.definitionBoost !== 1 && sym && ctx.names.has(sym) ? { ...h, score: h.score * ctx.definitionBoost } : h;
+    return ctx.definitionBoost !== 1 && sym && ctx.names.has(sym) ? { ...h, score: h.score * ctx.definitionBoost, why: because(h, `defines ${h.symbol} ×${fmt(ctx.definitionBoost)}`) } : h;
   });
   if (ctx.testToSource > 0) {
-    const fromTests = new Map<string, number>();
+    const fromTests = new Map<string, { bonus: number; from: string }>();
     for (const h of out) {
       if (!isTestPath(h.path)) continue;
       const subject = testSubjectOf(h.path);
-      if (subject && !fromTests.has(subject)) fromTests.set(subject, h.score * ctx.testToSource);
+      if (subject && !fromTests.has(subject)) fromTests.set(subject, { bonus: h.score * ctx.testToSource, from: h.path });
     }
     const credited = new Set<string>();
     out = out.map((h) => {
       if (fromTests.size === 0 || isTestPath(h.path) || credited.has(h.path)) return h;
-      const bonus = fromTests.get(stemLower(h.path));
-      if (bonus === undefined) return h;
+      const credit = fromTests.get(stemLower(h.path));
+      if (credit === undefined) return h;
       credited.add(h.path);
-      return { ...h, score: h.score + bonus };
+      return { ...h, score: h.score + credit.bonus, why: because(h, `tested by ${credit.from} +${fmt(credit.bonus)}`) };
     });
   }
   return out.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
@@ -177,7 +188,7 @@ export function addFileSupport<T extends RankedChunk>(hits: readonly T[], weight
       // the two best scores of the file other than this chunk's own
       const others = top[0] === h.score ? top.slice(1, 3) : top[1] === h.score ? [top[0]!, top[2] ?? 0] : top.slice(0, 2);
       const bonus = others.reduce((a, b) => a + b, 0) * weight;
-      return bonus > 0 ? { ...h, score: h.score + bonus } : h;
+      return bonus > 0 ? { ...h, score: h.score + bonus, why: because(h, `file support +${fmt(bonus)}`) } : h;
     })
     .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
 }

@@ -28,6 +28,8 @@ export interface SearchResult {
   readonly chunkHash: string;
   /** With `files`: how many matching chunks the file has. */
   readonly matches?: number;
+  /** With `explain`: the BM25 score, then each prior and structural step that changed it. */
+  readonly why?: readonly string[];
   /** The reranking model's score of this result (LLM: 0–10; cross-encoder: its logit), when it scored it. */
   readonly rerankScore?: number;
 }

@@ -11,6 +11,7 @@ export interface SearchFlags {
   json?: boolean;
   files?: boolean;
   rerank?: boolean;
+  explain?: boolean;
   path?: string[];
   lang?: string[];
   type?: string[];
@@ -38,6 +39,7 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
       limit,
       files: flags.files,
       rerank: flags.rerank,
+      explain: flags.explain,
       path: flags.path,
       language: flags.lang,
       type: flags.type as ContentType[] | undefined,

@@ -153,6 +153,8 @@ describe('understandQuery: words written as code', () => {
     expect(c).toEqual(expect.arrayContaining(['routes', 'server', 'handler', 'main']));
     for (const prose of ['panic', 'runtime', 'error', 'index', 'range', 'goroutine', 'running']) expect(c).not.toContain(prose);
     expect(code('It breaks in lib/markdown_chunker.rb:120 since yesterday')).toEqual(expect.arrayContaining(['lib', 'markdown_chunker']));
+    // a segment starting with a digit is still part of the file
+    expect(code('It breaks in pkg/2fa/verify.go:120 since yesterday')).toEqual(expect.arrayContaining(['pkg', '2fa', 'verify']));
   });
 
   it('takes exception and error names anywhere in the text', () => {
@@ -161,6 +163,8 @@ describe('understandQuery: words written as code', () => {
       'nullpointerexception',
       'quotaexceedederror',
     ]);
+    // no case change inside, yet still an error name
+    expect(code('Decoding fails with Utf8Error and S3Exception')).toEqual(['s3exception', 'utf8error']);
     // a bare "Error" or "Exception" is prose
     expect(code('Error: the Exception was swallowed')).toEqual([]);
   });
