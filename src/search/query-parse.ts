@@ -49,23 +49,26 @@ const TOKEN_RE = /[\p{L}\p{N}_$]+(?:(?:\.|::|->|\/|-)[\p{L}\p{N}_$]+)*/gu;
 const WORD_RE = /[\p{L}\p{N}_$]+/gu;
 const QUOTE_RE = /"([^"]*)"/g;
 
+/** Lowercase, letters, digits, `_` and `$` only (`İ` lowercases to `i` + a combining dot, which goes). */
+const lower = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}_$]/gu, '');
+
 function words(text: string): string[] {
-  return [...text.matchAll(WORD_RE)].map((m) => m[0].toLowerCase());
+  return [...text.matchAll(WORD_RE)].map((m) => lower(m[0])).filter((w) => w !== '');
 }
 
 function identifierGroup(token: string): Omit<TermGroup, 'count' | 'weight'> | undefined {
-  const lower = token.toLowerCase();
+  const low = lower(token);
   if (isCompoundIdentifier(token)) {
     const parts = splitIdentifier(token);
-    const alternatives: string[][] = [[lower]];
+    const alternatives: string[][] = [[low]];
     // the same name in another case style: `tree_ify` ↔ `treeIfy` (FTS5 keeps both whole)
     const joined = parts.join('');
-    if (joined !== lower && joined.length > 2) alternatives.push([joined]);
+    if (joined !== low && joined.length > 2) alternatives.push([joined]);
     if (parts.length > 1) alternatives.push(parts);
-    return { key: `i:${lower}`, raw: token, kind: 'identifier', alternatives, required: false };
+    return { key: `i:${low}`, raw: token, kind: 'identifier', alternatives, required: false };
   }
-  if (lower.replace(/[_$]/g, '').length < 2) return undefined;
-  return { key: `w:${lower}`, raw: token, kind: 'word', alternatives: [[lower]], required: false };
+  if (low.replace(/[_$]/g, '').length < 2) return undefined;
+  return { key: `w:${low}`, raw: token, kind: 'word', alternatives: [[low]], required: false };
 }
 
 /**
@@ -138,7 +141,7 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
     const segments = token.split(/\.|::|->|\/|-/).filter((s) => s !== '');
     if (segments.length > 1) {
       const kind: GroupKind = token.includes('/') ? 'path' : 'phrase';
-      const phrase = segments.map((s) => s.toLowerCase());
+      const phrase = segments.map(lower).filter((w) => w !== '');
       add({ key: `p:${phrase.join(' ')}`, raw: token, kind, alternatives: [phrase], required: false });
       for (const s of segments) {
         const g = identifierGroup(s);

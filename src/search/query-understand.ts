@@ -19,10 +19,10 @@ export interface UnderstoodQuery {
 
 /** Issue-template headings and prompts that say nothing about the code. */
 const TEMPLATE_LINE_RE =
-  /^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:describe the bug|bug report|bug description|steps to reproduce|to reproduce|reproduction|expected (?:behaviou?r|result)|actual (?:behaviou?r|result)|current behaviou?r|additional (?:context|information)|environment|screenshots?|system info(?:rmation)?|checklist|is your feature request related to a problem\??|describe the solution you'd like|describe alternatives you've considered|what happened\??|what did you expect to happen\??|minimal reproducible example|version information|related issues?)(?:\*\*)?\s*:?\s*$/i;
+  /^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:describe the bug|bug report|bug description|steps to reproduce(?: the (?:behaviou?r|bug|issue|problem))?|to reproduce|reproduction|expected (?:behaviou?r|result)|actual (?:behaviou?r|result)|current behaviou?r|additional (?:context|information)|environment|screenshots?|system info(?:rmation)?|checklist|is your feature request related to a problem\??|describe the solution you'd like|describe alternatives you've considered|what happened\??|what did you expect to happen\??|minimal reproducible example|version information|related issues?)(?:\*\*)?\s*:?\s*$/i;
 /** `- OS: macOS 14`, `Python version: 3.12.1`, `node v20.1.0`: environment dumps. */
 const ENV_LINE_RE =
-  /^\s*(?:[-*]\s*)?(?:os|platform|system|version|python(?: version)?|node(?:\.js)?(?: version)?|npm|yarn|pnpm|browser|go version|rustc|cargo|java(?: version)?|jdk|kernel|arch(?:itecture)?|cpu|memory|ide|editor|shell|terminal|\w+ version)\s*[:=]\s*\S.*$/i;
+  /^\s*(?:[-*]\s*)?(?:os|platform|system|version|python(?: version)?|node(?:\.js)?(?: version)?|npm|yarn|pnpm|browser|go version|rustc|cargo|java(?: version)?|jdk|kernel|arch(?:itecture)?|cpu|memory|ide|editor|shell|terminal|\w+ version)\s*[:=]\s*(?:\S+(?:\s+\S+){0,3}\s*$|.*\d+\.\d+)/i;
 const VERSION_ONLY_RE = /^\s*(?:[-*]\s*)?[\w.@/-]*\s*v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?\s*$/;
 const CHECKBOX_RE = /^\s*[-*]\s*\[[ xX]\]/;
 const SEPARATOR_RE = /^\s*(?:[-=*_]{3,}|<!--.*-->)\s*$/;
@@ -30,7 +30,7 @@ const TRAILER_RE = /^\s*(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tes
 const URL_RE = /\bhttps?:\/\/\S+/g;
 const HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
 /** `feat(router): `, `fix: `, `[core] `: a commit subject's category, not its content. */
-const CONVENTIONAL_RE = /^\s*(?:\w+(?:\([^)]*\))?!?:\s+|\[[^\]]{1,30}\]\s+)/;
+const CONVENTIONAL_RE = /^\s*(?:[a-z][\w-]{0,15}(?:\([^)]*\))?!?:\s+|\[[^\]]{1,30}\]\s+)/;
 
 const BACKTICK_RE = /`([^`\n]{1,200})`/g;
 const FENCE_RE = /```[^\n]*\n([\s\S]*?)(?:```|$)/g;
@@ -65,7 +65,8 @@ export function stripNoise(text: string): string {
 
 export function understandQuery(raw: string): UnderstoodQuery {
   const text = stripNoise(raw);
-  const firstLine = text.split('\n').find((l) => /[\p{L}\p{N}]/u.test(l)) ?? '';
+  // the title is the first line of prose: not a code fence, a traceback header or a stack frame
+  const firstLine = text.split('\n').find((l) => /[\p{L}\p{N}]/u.test(l) && !/^\s*(?:```|~~~|Traceback \(most recent call last\)|at\s+\S)/.test(l)) ?? '';
   const title = firstLine.replace(CONVENTIONAL_RE, '').trim();
   const code = new Set<string>();
   for (const m of text.matchAll(BACKTICK_RE)) addWords(code, m[1]!);

@@ -149,10 +149,14 @@ const stemLower = (path: string): string => {
  * Re-sorts best first.
  */
 export function applyStructure<T extends StructureInput>(hits: readonly T[], ctx: StructureContext): T[] {
-  let out = hits.map((h) => {
-    const sym = h.symbol?.toLowerCase();
-    return ctx.definitionBoost !== 1 && sym && ctx.names.has(sym) ? { ...h, score: h.score * ctx.definitionBoost, why: because(h, `defines ${h.symbol} ×${fmt(ctx.definitionBoost)}`) } : h;
-  });
+  const byScore = (a: T, b: T): number => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine;
+  // sorted after the boost, so that the credit below goes to each file's best chunk
+  let out = hits
+    .map((h) => {
+      const sym = h.symbol?.toLowerCase();
+      return ctx.definitionBoost !== 1 && sym && ctx.names.has(sym) ? { ...h, score: h.score * ctx.definitionBoost, why: because(h, `defines ${h.symbol} ×${fmt(ctx.definitionBoost)}`) } : h;
+    })
+    .sort(byScore);
   if (ctx.testToSource > 0) {
     const fromTests = new Map<string, { bonus: number; from: string }>();
     for (const h of out) {
@@ -169,7 +173,7 @@ export function applyStructure<T extends StructureInput>(hits: readonly T[], ctx
       return { ...h, score: h.score + credit.bonus, why: because(h, `tested by ${credit.from} +${fmt(credit.bonus)}`) };
     });
   }
-  return out.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
+  return out.sort(byScore);
 }
 
 /**

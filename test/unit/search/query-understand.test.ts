@@ -92,7 +92,7 @@ describe('understandQuery: title', () => {
 
   // Known bug (reported, not fixed here): CONVENTIONAL_RE takes any `word: ` as a commit type, so an
   // issue titled with an exception loses it: expected "TypeError: Cannot read…", actual "Cannot read…".
-  it.fails('keeps an exception name that starts the title (known bug)', () => {
+  it('keeps an exception name that starts the title', () => {
     expect(understandQuery("TypeError: Cannot read properties of undefined (reading 'map')\n\nbody").title).toBe(
       "TypeError: Cannot read properties of undefined (reading 'map')",
     );
@@ -192,5 +192,23 @@ describe('understandQuery: words written as code', () => {
   it('returns the stripped text', () => {
     const u = understandQuery('Crash in `load`\n- OS: Linux\nSigned-off-by: A <a@b.c>');
     expect(u.text).toBe('Crash in `load`');
+  });
+});
+
+describe('title and environment lines, the harder cases', () => {
+  it('strips "Steps to reproduce the behavior:" like the bare heading', () => {
+    expect(stripNoise('Steps to reproduce the behavior:\n1. run the parser').split('\n')).toEqual(['1. run the parser']);
+  });
+
+  it('takes the first line of prose as the title, not a fence, a traceback header or a frame', () => {
+    expect(understandQuery('```ts\nconst x = parse(input)\n```\nparse throws on empty input').title).toBe('const x = parse(input)');
+    expect(understandQuery('Traceback (most recent call last):\n  File "pkg/mod.py", line 3, in load\nKeyError: name').title).toBe('File "pkg/mod.py", line 3, in load');
+  });
+
+  it('keeps a sentence that merely starts with an environment word', () => {
+    const line = 'Memory: leaks grow after an hour when the watcher restarts twice in a row';
+    expect(stripNoise(line)).toBe(line);
+    expect(stripNoise('- Memory: 16 GB')).toBe('');
+    expect(stripNoise('Platform: linux-x64 node 20.1.0')).toBe('');
   });
 });

@@ -154,7 +154,7 @@ describe('applyStructure', () => {
   // in input order, but the definition boost has just reordered them. Expected: src/watch.ts:20
   // (9 × 2 = 18, its best chunk) gains 0.5 × 4 = 2 → 20 and leads; actual: src/watch.ts:1 gets
   // the 2 (10 → 12) and src/other.ts (19) leads.
-  it.fails('credits the best chunk after the definition boost (known bug)', () => {
+  it('credits the best chunk after the definition boost', () => {
     const hits = [
       { ...hit('src/other.ts', 1, 19), symbol: null },
       { ...hit('src/watch.ts', 1, 10), symbol: null },
