@@ -37,6 +37,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'default-testToSource': ranking({ testToSource: 0 }),
   'default-fileSupport': ranking({ fileSupport: 0 }),
   'default-definition': ranking({ definitionBoost: 1 }),
+  'default+fileCap2': ranking({ fileCap: 2 }),
+  'default+fileCap3': ranking({ fileCap: 3 }),
   /** The shipped configuration. */
   default: {},
 };
