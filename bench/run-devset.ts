@@ -13,9 +13,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createEngine, type ConfigInput } from '../src/index.js';
-import { CommitTrees } from '../src/eval/from-git.js';
+import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
 import { CUTOFFS, summarize, type EvalSummary } from '../src/eval/metrics.js';
-import { parseQueriesFile, type EvalQuery } from '../src/eval/queries-file.js';
+import { parseQueriesFile } from '../src/eval/queries-file.js';
 import { evalOne, type EvalQueryResult } from '../src/eval/run-eval.js';
 import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf } from './mine-devset.js';
 import { writeResult } from './results.js';
@@ -79,14 +79,12 @@ async function main(): Promise<void> {
     if (only && r.repo !== only) continue;
     if (!existsSync(fileOf(r.repo))) continue;
     const queries = parseQueriesFile(readFileSync(fileOf(r.repo), 'utf8'), fileOf(r.repo)).filter((q) => splitArg === 'all' || splitOf(q.id) === splitArg);
-    const byCommit = new Map<string, EvalQuery[]>();
-    for (const q of queries) byCommit.set(q.commit!, [...(byCommit.get(q.commit!) ?? []), q]);
     const trees = new CommitTrees(mirrorOf(mirrors, r.repo), cacheOf(r.repo));
     try {
-      for (const [commit, group] of byCommit) {
+      for (const [i, [commit, group]] of [...groupByCommit(queries)].entries()) {
         const base = await trees.at(commit);
         // rotate the order per commit, so no variant always pays for a cold page cache
-        const turn = byCommit.size > 0 ? [...byCommit.keys()].indexOf(commit) % names.length : 0;
+        const turn = i % names.length;
         for (const name of [...names.slice(turn), ...names.slice(0, turn)]) {
           const engine = await createEngine({ root: base.root, db: base.dbPath, config: VARIANTS[name] });
           try {

@@ -1,7 +1,4 @@
-import type { ConfigOutput, RankingConfig } from './schema.js';
-
-/** The shipped ranking techniques (see rankingSchema). */
-export const DEFAULT_RANKING: RankingConfig = { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.5, fileSupport: 0.2, fileCap: 0 };
+import type { ConfigOutput } from './schema.js';
 
 /**
  * The defaults, as plain data: when there is no config file and no override, nothing needs
@@ -14,7 +11,7 @@ export const DEFAULT_CONFIG: ConfigOutput = {
   denylist: { add: [], remove: [] },
   syntax: true,
   chunk: { windowLines: 60, overlapLines: 8, maxBytes: 4096 },
-  search: { limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }, ranking: { ...DEFAULT_RANKING } },
+  search: { limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }, ranking: { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.5, fileSupport: 0.2, fileCap: 0 } },
   rerank: { provider: 'none', maxCandidates: 10, timeoutMs: 5000 },
   lockTimeoutMs: 30_000,
 };

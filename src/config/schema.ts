@@ -118,11 +118,12 @@ export const configSchema = z
         /** Default number of results. Range 1–1000; default 10. */
         limit: z.number().int().min(1).max(1000).default(10),
         weights: weightsSchema.default({ stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }),
-        ranking: rankingSchema.default({ queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.5, fileSupport: 0.2, fileCap: 0 }),
+        // every field has its default, so an absent object is parsed as `{}`
+        ranking: rankingSchema.prefault({}),
       })
       .strict()
-      .default({ limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }, ranking: { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.5, fileSupport: 0.2, fileCap: 0 } }),
-    rerank: rerankSchema.default({ provider: 'none', maxCandidates: 10, timeoutMs: 5000 }),
+      .prefault({}),
+    rerank: rerankSchema.prefault({}),
     /** How long a writer waits for another process's index lock before INDEX_LOCKED. Default 30 s. */
     lockTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),
   })

@@ -203,6 +203,18 @@ export async function exportFromGit(engine: Engine, options: GitEvalOptions = {}
   return out;
 }
 
+/** Queries by the commit they are pinned to (`''` for the unpinned), in first-seen order. */
+export function groupByCommit(queries: readonly EvalQuery[]): Map<string, EvalQuery[]> {
+  const out = new Map<string, EvalQuery[]>();
+  for (const q of queries) {
+    const key = q.commit ?? '';
+    const group = out.get(key);
+    if (group) group.push(q);
+    else out.set(key, [q]);
+  }
+  return out;
+}
+
 /**
  * Evaluates queries pinned to commits (`commit` in the query file) in the tree at each commit, and
  * the others in `engine`'s index. Queries of one commit run together; the report keeps file order.
@@ -212,13 +224,8 @@ export async function evalAtCommits(engine: Engine, queries: readonly EvalQuery[
   const pinned = queries.some((q) => q.commit !== undefined);
   if (pinned) await requireGit(engine.root);
   const trees = pinned ? new CommitTrees(engine.root, options.cacheDir) : undefined;
-  const byCommit = new Map<string, EvalQuery[]>();
-  for (const q of queries) {
-    const key = q.commit ?? '';
-    byCommit.set(key, [...(byCommit.get(key) ?? []), q]);
-  }
   try {
-    for (const [commit, group] of byCommit) {
+    for (const [commit, group] of groupByCommit(queries)) {
       const tree = commit && trees ? await trees.at(commit) : engine;
       for (const q of group) {
         const one: ModeResults = {};

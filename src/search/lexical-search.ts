@@ -4,7 +4,7 @@ import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters, type SearchFilters } from './filters.js';
 import { parseQuery } from './query-parse.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
-import { addFileSupport, aggregateFiles, applyPriors, applyStructure, capPerFile, dedupeOverlaps, displayScore, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
+import { addFileSupport, aggregateFiles, applyPriors, applyStructure, capPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
 import type { SearchResult } from './search-result.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
 import { DEFAULT_SELECT_PARAMS, LONG_QUERY_SELECT_PARAMS, selectGroups, type DropReason } from './term-select.js';
@@ -70,15 +70,15 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const r = params.ranking;
   const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode };
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
-  const structure = { names, definitionBoost: params.ranking.definitionBoost, testToSource: params.ranking.testToSource };
+  const structure = { names, definitionBoost: r.definitionBoost, testToSource: r.testToSource };
   // files mode aggregates support itself (aggregateFiles); chunk mode gets it per chunk
   const ranked = addFileSupport(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), params.files ? 0 : r.fileSupport);
-  const scored: Scored[] = capPerFile(dedupeOverlaps(ranked), params.ranking.fileCap);
+  const scored: Scored[] = capPerFile(dedupeOverlaps(ranked), r.fileCap);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
     : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score }));
 
-  const marks = highlightTerms(selection.kept.flatMap((g) => g.alternatives.flat()));
+  const marks = highlightTerms(keptWords);
   const texts = new Map<string, string>();
   const results = picked.map(({ hit, score, matches }): SearchResult => {
     const text = store.read(() => store.content.slice(hit.fileHash, hit.startByte, hit.endByte)) ?? '';
@@ -99,7 +99,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
       snippetLine: snippet.startLine,
       chunkHash: hit.chunkHash,
       ...(matches !== undefined ? { matches } : {}),
-      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + 0.2 × next two = ${displayScore(score)}`] : [])] } : {}),
+      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
     };
   });
   return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts };

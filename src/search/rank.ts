@@ -2,6 +2,7 @@
  * Pure ranking steps after FTS5: score sign, overlap dedupe, file aggregation.
  * No I/O, no clock; see docs/DESIGN.md "Ranking".
  */
+import { stemOf, testSubject } from './relations.js';
 
 export interface RankedChunk {
   readonly path: string;
@@ -14,6 +15,9 @@ export interface RankedChunk {
 }
 
 const fmt = (x: number): string => String(Math.round(x * 100) / 100);
+
+/** Best first; ties by path, then line, so that an order never depends on the input's. */
+const byScore = (a: RankedChunk, b: RankedChunk): number => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine;
 const because = (h: RankedChunk, ...reasons: string[]): readonly string[] => [...(h.why ?? []), ...reasons];
 
 /** FTS5's bm25() is "lower is better" and negative; scry's score is `-bm25`, so higher is better. */
@@ -61,7 +65,6 @@ export function queryWantsDocs(terms: readonly string[], query = '', long = fals
   return terms.some((t) => DOCS_WORD_RE.test(t)) || (!long && QUESTION_RE.test(query));
 }
 
-
 export interface PriorContext {
   readonly longQuery: boolean;
   readonly wantsTests: boolean;
@@ -93,7 +96,7 @@ export function applyPriors<T extends PriorInput>(hits: readonly T[], ctx: Prior
       if (!ctx.wantsDocs && h.contentType !== 'code') apply(ctx.nonCode ?? 1, `${h.contentType} in a code question`);
       return factor === 1 ? h : { ...h, score: h.score * factor, why: because(h, ...reasons) };
     })
-    .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
+    .sort(byScore);
 }
 
 /**
@@ -127,20 +130,6 @@ export interface StructureInput extends RankedChunk {
   readonly symbol?: string | null | undefined;
 }
 
-/** The name a test file is about (`test_foo.py`, `foo.test.ts`, `FooTest.java`, `foo_test.go` → foo), lowercase. */
-function testSubjectOf(path: string): string | undefined {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  const stem = base.includes('.') ? base.slice(0, base.indexOf('.')) : base;
-  const subject = stem.replace(/^test_|_test$|_spec$|Tests?$|Spec$/, '');
-  if (subject !== stem || /\.(?:test|spec)\./.test(base)) return subject.toLowerCase() || undefined;
-  return undefined;
-}
-
-const stemLower = (path: string): string => {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  return (base.includes('.') ? base.slice(0, base.indexOf('.')) : base).toLowerCase();
-};
-
 /**
  * Structural priors from the query and the candidates themselves (docs/DESIGN.md "Ranking"):
  * - a chunk that defines a symbol the query names is multiplied by `definitionBoost`;
@@ -149,7 +138,6 @@ const stemLower = (path: string): string => {
  * Re-sorts best first.
  */
 export function applyStructure<T extends StructureInput>(hits: readonly T[], ctx: StructureContext): T[] {
-  const byScore = (a: T, b: T): number => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine;
   // sorted after the boost, so that the credit below goes to each file's best chunk
   let out = hits
     .map((h) => {
@@ -161,13 +149,13 @@ export function applyStructure<T extends StructureInput>(hits: readonly T[], ctx
     const fromTests = new Map<string, { bonus: number; from: string }>();
     for (const h of out) {
       if (!isTestPath(h.path)) continue;
-      const subject = testSubjectOf(h.path);
+      const subject = testSubject(h.path)?.toLowerCase();
       if (subject && !fromTests.has(subject)) fromTests.set(subject, { bonus: h.score * ctx.testToSource, from: h.path });
     }
     const credited = new Set<string>();
     out = out.map((h) => {
       if (fromTests.size === 0 || isTestPath(h.path) || credited.has(h.path)) return h;
-      const credit = fromTests.get(stemLower(h.path));
+      const credit = fromTests.get(stemOf(h.path).toLowerCase());
       if (credit === undefined) return h;
       credited.add(h.path);
       return { ...h, score: h.score + credit.bonus, why: because(h, `tested by ${credit.from} +${fmt(credit.bonus)}`) };
@@ -184,7 +172,11 @@ export function applyStructure<T extends StructureInput>(hits: readonly T[], ctx
 export function addFileSupport<T extends RankedChunk>(hits: readonly T[], weight: number): T[] {
   if (weight <= 0) return [...hits];
   const byPath = new Map<string, number[]>();
-  for (const h of hits) byPath.set(h.path, [...(byPath.get(h.path) ?? []), h.score]);
+  for (const h of hits) {
+    const scores = byPath.get(h.path);
+    if (scores) scores.push(h.score);
+    else byPath.set(h.path, [h.score]);
+  }
   for (const scores of byPath.values()) scores.sort((a, b) => b - a);
   return hits
     .map((h) => {
@@ -194,7 +186,7 @@ export function addFileSupport<T extends RankedChunk>(hits: readonly T[], weight
       const bonus = others.reduce((a, b) => a + b, 0) * weight;
       return bonus > 0 ? { ...h, score: h.score + bonus, why: because(h, `file support +${fmt(bonus)}`) } : h;
     })
-    .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
+    .sort(byScore);
 }
 
 /**
