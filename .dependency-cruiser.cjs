@@ -1,10 +1,10 @@
 /**
  * Dependency direction from ../shared/STYLE.md §2, enforced in `npm run lint`:
- *   core ← config ← { discover | parse | store | embed | rerank } ← { indexer | search } ← context ← engine
+ *   core ← config ← { discover | parse | store | embed | rerank } ← { indexer | search | workspace } ← context ← engine
  *        ← src/index.ts ← tools ← { mcp | cli }
  *   watch → indexer, discover; cli → watch
  */
-const layers = ['core', 'config', 'discover|parse|store|embed|rerank', 'indexer|search', 'context', 'engine'];
+const layers = ['core', 'config', 'discover|parse|store|embed|rerank', 'indexer|search|workspace', 'context', 'engine'];
 
 /** Folders a given folder may NOT import: everything at or to the right of its layer, except itself. */
 function forbiddenFor(index) {
@@ -46,7 +46,7 @@ module.exports = {
       comment: 'tools, eval, mcp and cli talk to the engine through src/index.ts only',
       severity: 'error',
       from: { path: '^src/(tools|eval|mcp|cli)/' },
-      to: { path: '^src/(config|discover|parse|store|embed|rerank|indexer|search|context|engine)/' },
+      to: { path: '^src/(config|discover|parse|store|embed|rerank|indexer|search|workspace|context|engine)/' },
     },
     {
       name: 'eval-not-surfaces',

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../index.js';
 
 /** Process exit codes, derived from error codes. Documented in the README's CLI reference. */
-export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, locked: 4, database: 5 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, locked: 4, database: 5, denied: 6, confirm: 7 } as const;
 
 const BY_CODE: Record<ErrorCode, number> = {
   INVALID_ARGUMENT: EXIT.usage,
@@ -17,6 +17,14 @@ const BY_CODE: Record<ErrorCode, number> = {
   DB_CORRUPT: EXIT.database,
   DB_TOO_NEW: EXIT.database,
   DB_OPEN_FAILED: EXIT.database,
+  FILE_NOT_FOUND: EXIT.notFound,
+  SYMBOL_NOT_FOUND: EXIT.notFound,
+  PATH_DENIED: EXIT.denied,
+  TOKEN_INVALID: EXIT.denied,
+  PATCH_INVALID: EXIT.usage,
+  PATCH_CONFLICT: EXIT.usage,
+  CONFIRMATION_REQUIRED: EXIT.confirm,
+  TOO_LARGE: EXIT.usage,
   IO_ERROR: EXIT.failure,
   CLOSED: EXIT.failure,
   INTERNAL: EXIT.failure,

@@ -37,6 +37,14 @@ export const errorCatalogue = {
   PATH_OUTSIDE_ROOT: { message: 'path resolves outside the project root: {path}' },
   IO_ERROR: { message: 'i/o error on {path}: {reason}' },
   CLOSED: { message: 'the engine is closed' },
+  FILE_NOT_FOUND: { message: 'no such file in the project: {path}', hint: 'paths are relative to the project root; list_files or `scry status` shows what is indexed' },
+  PATH_DENIED: { message: 'access to {path} is refused: {reason}', hint: 'secrets, build output and ignored files are outside what scry reads or writes' },
+  SYMBOL_NOT_FOUND: { message: 'no symbol matches {id}', hint: 'take ids from search_symbols (`path#Name@line`), or pass a plain name' },
+  PATCH_INVALID: { message: 'malformed change: {reason}' },
+  PATCH_CONFLICT: { message: 'the change does not apply to {path}: {reason}', hint: 'read the file again and rebuild the change against its current text' },
+  CONFIRMATION_REQUIRED: { message: 'the change is staged, not applied: it needs a confirmation token for hash {hash}', hint: 'show the diff to the user; the host mints a token (engine.mintConfirmationToken) and calls again with it' },
+  TOKEN_INVALID: { message: 'confirmation token rejected: {reason}', hint: 'tokens are single-use, expire, and are bound to one workspace and optionally one change hash' },
+  TOO_LARGE: { message: '{what} is {bytes} bytes; the limit is {limit}' },
   INTERNAL: { message: 'internal error: {reason}', hint: 'please report this with the command you ran' },
 } as const satisfies Record<string, { message: string; hint?: string }>;
 

@@ -182,3 +182,39 @@ export function checkPaths(options: WalkOptions, paths: readonly string[]): Path
     return { path, kind: 'directory' };
   });
 }
+
+/**
+ * Would a walk take a file created at `path` (relative, `/`-separated)? The name-based part of the
+ * walk's decision, for files that do not exist yet: ancestors (existing or to be created) are
+ * checked against the denylist and ignore files, links among them must stay inside the root,
+ * then the file name against the secrets list, the denylist and the ignore rules.
+ */
+export function checkNewPath(options: WalkOptions, path: string): SkipReason | undefined {
+  const filters = buildFilters(options);
+  let rules = IgnoreRules.forRoot(options.root, options.ignore);
+  const segments = path.split('/');
+  for (let i = 0; i < segments.length - 1; i++) {
+    const dirRel = segments.slice(0, i + 1).join('/');
+    const dirAbs = join(options.root, ...segments.slice(0, i + 1));
+    let exists = true;
+    try {
+      const stats = lstatSync(dirAbs);
+      if (stats.isSymbolicLink()) {
+        const real = realpathSync(dirAbs);
+        if (!isInside(options.root, real)) return 'symlink_outside_root';
+        return 'symlink_duplicate';
+      }
+      if (!stats.isDirectory()) return 'special_file';
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return 'broken_symlink';
+      exists = false;
+    }
+    const reason = dirReason(filters, rules, `${dirRel}/`);
+    if (reason) return reason;
+    if (exists) rules = rules.enter(dirAbs, dirRel);
+  }
+  if (filters.secrets.ignores(baseName(path))) return 'secret';
+  if (filters.deny.ignores(path)) return 'denylist';
+  if (rules.ignores(path)) return 'ignored';
+  return undefined;
+}

@@ -9,6 +9,7 @@ import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
 import type { IndexReport } from '../indexer/index-report.js';
 import type { IndexProgress, ProgressListener } from '../indexer/progress.js';
 import { lexicalSearch } from '../search/lexical-search.js';
+import { MAX_QUERY_BYTES } from '../search/query-parse.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
 import { findReferences, type ReferencesResult } from '../search/references.js';
 import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
@@ -16,6 +17,12 @@ import type { SearchFilters } from '../search/filters.js';
 import type { RerankMeta, SearchResponse, SearchResult } from '../search/search-result.js';
 import type { Reranker } from '../rerank/reranker.js';
 import { IndexStore } from '../store/index-store.js';
+import type { ListedFile } from '../store/file-repo.js';
+import type { SymbolRow } from '../store/structure-repo.js';
+import { formatSymbolId, resolveSymbolId } from '../search/symbol-id.js';
+import { pathMatcher } from '../search/filters.js';
+import { readFileSlice, type FileSlice, type ReadFileOptions } from '../workspace/files.js';
+import type { WalkOptions } from '../discover/walk.js';
 import { WriterLock, type LockOwner } from '../store/writer-lock.js';
 import { EMPTY_STRUCTURE, SEMANTIC_UNAVAILABLE, type StatusReport } from './status.js';
 
@@ -98,7 +105,58 @@ export interface Engine {
   /** One file's definitions, imports (resolved to repository files), importers and tests. */
   outline(path: string): Promise<FileOutline>;
   status(): StatusReport;
+  /** A line range of a file as it is on disk now. Only files the index would include: links resolved inside the root, secrets refused. */
+  readFile(path: string, options?: ReadFileOptions): Promise<FileSlice>;
+  /** Indexed files, in path order, optionally only those matching globs. */
+  listFiles(options?: ListFilesOptions): Promise<FileListing>;
+  /**
+   * A definition by id (`path#Container.name@line`, from `formatSymbolId`) or by plain name, with
+   * its source text and the other definitions of that name.
+   */
+  symbol(id: string, options?: { maxLines?: number }): Promise<SymbolDefinition>;
+  /**
+   * Code like a snippet. Lexical similarity (the snippet's distinctive identifiers) until an
+   * embedding provider is configured; `meta.mode` says which.
+   */
+  similar(snippet: string, options?: SimilarOptions): Promise<SearchResponse>;
+  // --- text search (search_text) ---
+  // --- changes (write tools) ---
   close(): void;
+}
+
+export interface ListFilesOptions {
+  /** Globs (`src/**\/*.ts`, `*.md`) or directory prefixes; none lists everything. */
+  readonly glob?: string | readonly string[] | undefined;
+  /** Files to return. Range 1–10,000; default 200. */
+  readonly limit?: number | undefined;
+  /** Include paths with a segment starting with `.` (`.github/workflows/ci.yml`). Default false. */
+  readonly includeHidden?: boolean | undefined;
+}
+
+export interface FileListing {
+  readonly files: ReadonlyArray<ListedFile>;
+  /** Files matching before `limit`. */
+  readonly total: number;
+}
+
+export interface SimilarOptions {
+  readonly language?: string | undefined;
+  /** Leave out results from this file (where the snippet came from). */
+  readonly excludeFile?: string | undefined;
+  /** Results. Range 1–100; default 5. */
+  readonly limit?: number | undefined;
+}
+
+/** A definition with its code. */
+export interface SymbolDefinition {
+  readonly id: string;
+  readonly symbol: SymbolRow;
+  /** The definition's source lines (at most `maxLines`, default 200), from the index. */
+  readonly text: string;
+  /** True when the definition is longer than the text returned. */
+  readonly truncated: boolean;
+  /** Other definitions the id could mean (same name elsewhere), as ids. */
+  readonly alternatives: readonly string[];
 }
 
 function rootFromDb(dbPath: string): string {
@@ -344,6 +402,72 @@ class EngineImpl implements Engine {
         writer,
       };
     });
+  }
+
+  private get walkOptions(): WalkOptions {
+    const c = this.config;
+    return { root: this.root, maxFileBytes: c.maxFileBytes, ignore: c.ignore, denylist: c.denylist };
+  }
+
+  private indexedPaths = (): string[] => {
+    if (!this.hasIndex()) return [];
+    const store = this.open(false);
+    return store.read(() => store.files.paths());
+  };
+
+  async readFile(path: string, options: ReadFileOptions = {}): Promise<FileSlice> {
+    if (this.closed) throw new EngineError('CLOSED');
+    return readFileSlice(this.walkOptions, path, options, this.indexedPaths);
+  }
+
+  async listFiles(options: ListFilesOptions = {}): Promise<FileListing> {
+    const limit = options.limit ?? 200;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 10000' });
+    const globs = options.glob === undefined ? [] : typeof options.glob === 'string' ? [options.glob] : [...options.glob];
+    const match = pathMatcher(globs.map((g) => g.trim()).filter((g) => g !== ''));
+    const store = this.open(false);
+    const hidden = (p: string): boolean => p.startsWith('.') || p.includes('/.');
+    const all = store.read(() => store.files.listing()).filter((f) => (options.includeHidden || !hidden(f.path)) && (!match || match(f.path)));
+    return { files: all.slice(0, limit), total: all.length };
+  }
+
+  async symbol(id: string, options: { maxLines?: number } = {}): Promise<SymbolDefinition> {
+    const maxLines = options.maxLines ?? 200;
+    const store = this.open(false);
+    const rows = resolveSymbolId(store, id);
+    const best = rows[0];
+    if (!best) {
+      const name = id.slice(id.lastIndexOf('#') + 1).replace(/@\d+$/, '').split('.').pop() ?? id;
+      const near = name.trim() === '' ? [] : await this.symbols(name, { limit: 5 }).catch(() => []);
+      throw new EngineError('SYMBOL_NOT_FOUND', { id, suggestions: near.map(formatSymbolId) });
+    }
+    const lines = best.endLine - best.startLine + 1;
+    const shown = Math.min(lines, maxLines);
+    const text = await this.readStored(best.path, best.startLine, best.startLine + shown - 1);
+    return { id: formatSymbolId(best), symbol: best, text, truncated: shown < lines, alternatives: rows.slice(1, 21).map(formatSymbolId) };
+  }
+
+  /** Lines of a file as indexed (the stored text the symbol spans refer to). */
+  private async readStored(path: string, startLine: number, endLine: number): Promise<string> {
+    const store = this.open(false);
+    const text = store.read(() => {
+      const f = store.files.some([path]).get(path);
+      return f ? store.content.text(f.hash) : undefined;
+    });
+    return text === undefined ? '' : text.split('\n').slice(startLine - 1, endLine).join('\n');
+  }
+
+  async similar(snippet: string, options: SimilarOptions = {}): Promise<SearchResponse> {
+    if (typeof snippet !== 'string' || snippet.trim() === '') throw new EngineError('INVALID_ARGUMENT', { name: 'code_snippet', reason: 'must be non-empty code' });
+    const limit = options.limit ?? 5;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 100' });
+    const exclude = options.excludeFile?.replace(/^\.\//, '');
+    // the long-query path picks the snippet's most distinctive identifiers; cut at a line boundary
+    const cut = Buffer.from(snippet, 'utf8').subarray(0, MAX_QUERY_BYTES).toString('utf8');
+    const query = cut.length < snippet.length ? cut.slice(0, Math.max(cut.lastIndexOf('\n'), 1)) : snippet;
+    const response = await this.search(query, { limit: Math.min(limit + 20, 1000), language: options.language, rerank: false });
+    const results = response.results.filter((r) => r.path !== exclude).slice(0, limit);
+    return { ...response, results };
   }
 
   close(): void {

@@ -43,6 +43,16 @@ export interface FileInfo {
   readonly metadata: string | null;
 }
 
+/** One row of a file listing. */
+export interface ListedFile {
+  readonly path: string;
+  readonly language: string;
+  readonly contentType: string;
+  readonly size: number;
+  readonly lineCount: number;
+  readonly hash: string;
+}
+
 export interface FileCounts {
   readonly files: number;
   readonly bytes: number;
@@ -109,6 +119,13 @@ export class FileRepo {
     return this.infoStmt.get(path);
   }
 
+
+  /** Every indexed file with what a listing shows, in path order. */
+  listing(): ListedFile[] {
+    return this.db
+      .prepare<[], ListedFile>('SELECT path, language, content_type AS contentType, size, line_count AS lineCount, hash FROM files ORDER BY path')
+      .all();
+  }
 
   /** Every indexed path. */
   paths(): string[] {

@@ -1,0 +1,3 @@
+import type { ToolDefinition } from './tool.js';
+
+export const fileTools: readonly ToolDefinition[] = [];

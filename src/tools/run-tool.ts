@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { closest } from 'fastest-levenshtein';
+import { loadTokenCounter } from '../index.js';
+import { boundEnvelope } from './bound.js';
+import { toolsFor } from './catalog.js';
+import { failureOf, type Envelope } from './envelope.js';
+import { MAX_TOKENS_ARG, type ToolContext, type ToolDefinition } from './tool.js';
+
+/** The full argument schema of a tool: its fields plus `max_tokens`, unknown keys rejected. */
+export function argsSchema(tool: ToolDefinition): z.ZodObject {
+  return z.object({ ...tool.input, max_tokens: MAX_TOKENS_ARG }).strict();
+}
+
+/** One line per zod issue: `max_results: Too big: expected number to be <=50`. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((i) => {
+    const where = i.path.length > 0 ? i.path.join('.') : 'arguments';
+    if (i.code === 'unrecognized_keys') return `${where}: unknown argument${i.keys.length > 1 ? 's' : ''} ${i.keys.join(', ')}`;
+    return `${where}: ${i.message}`;
+  });
+}
+
+function invalid(message: string, issues: readonly string[], suggestions: readonly string[] = []): Envelope {
+  return boundEnvelope(
+    { ok: false, error: 'invalid_arguments', warnings: [], data: { message, reason: 'INVALID_ARGUMENT', issues, ...(suggestions.length > 0 ? { suggestions } : {}) } },
+    undefined,
+  );
+}
+
+/**
+ * Runs one tool call from untrusted input and always returns an envelope: unknown tool or bad
+ * arguments → `invalid_arguments` (nothing runs), a thrown EngineError → its tool code, anything
+ * else → `internal_error`. The one execution path for MCP, the CLI and the local-model runner.
+ */
+export async function runTool(name: unknown, args: unknown, ctx: ToolContext): Promise<Envelope> {
+  const tools = toolsFor(ctx.writePolicy);
+  const tool = typeof name === 'string' ? tools.find((t) => t.name === name) : undefined;
+  if (!tool) {
+    const names = tools.map((t) => t.name);
+    const guess = typeof name === 'string' && name !== '' ? closest(name, names) : undefined;
+    return invalid(`unknown tool ${JSON.stringify(name)}`, [`tool: one of ${names.join(', ')}`], guess ? [guess] : []);
+  }
+  const raw = args === undefined || args === null ? {} : args;
+  if (typeof raw !== 'object' || Array.isArray(raw)) return invalid(`arguments of ${tool.name} must be a JSON object`, [`arguments: got ${Array.isArray(raw) ? 'an array' : typeof raw}`]);
+  const parsed = argsSchema(tool).safeParse(raw);
+  if (!parsed.success) return invalid(`invalid arguments for ${tool.name}`, describeIssues(parsed.error));
+  const { max_tokens: maxTokens, ...toolArgs } = parsed.data as { max_tokens?: number } & Record<string, unknown>;
+  let draft: { ok: boolean; data: unknown; error: Envelope['error']; warnings: readonly string[] };
+  try {
+    if (tool.name !== 'index_status') await ctx.ready?.();
+    const out = await tool.handler(toolArgs as never, ctx);
+    draft = { ok: true, data: out.data, error: null, warnings: [...(ctx.warnings?.() ?? []), ...(out.warnings ?? [])] };
+  } catch (err) {
+    const failure = failureOf(err);
+    draft = { ok: false, data: failure.data, error: failure.error, warnings: ctx.warnings?.() ?? [] };
+  }
+  const counter = maxTokens !== undefined ? await loadTokenCounter() : undefined;
+  return boundEnvelope(draft, draft.ok ? tool.bound : undefined, { maxTokens, counter });
+}

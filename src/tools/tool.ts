@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { Engine } from '../index.js';
+import type { BoundSpec } from './bound.js';
+
+/**
+ * Who may write, decided by the host, never by a tool (../shared/seeds §17.3):
+ * - `stage` (default): write tools validate the change and return it with its hash and the error
+ *   `requires_confirmation`; a call carrying a token minted by the host applies it.
+ * - `autonomous`: the runner mints a token for each write call itself (agent mode; off by default).
+ * - `read-only`: write tools are not offered at all.
+ */
+export type WritePolicy = 'stage' | 'autonomous' | 'read-only';
+
+/** What a tool handler gets besides its arguments. */
+export interface ToolContext {
+  readonly engine: Engine;
+  readonly writePolicy: WritePolicy;
+  /** Cancels long work (a model rerank, a text scan) when the caller gives up. */
+  readonly signal?: AbortSignal | undefined;
+  /** Long operations (a first index) report progress here, e.g. as MCP progress notifications. */
+  readonly onProgress?: ((progress: { done: number; total?: number | undefined; message: string }) => void) | undefined;
+  /**
+   * Waits until the index can answer (the server's first pass). Hosts that index in the
+   * background set this; without it a tool reads whatever index exists.
+   */
+  readonly ready?: (() => Promise<void>) | undefined;
+  /** Warnings every result should carry (`index is being refreshed`, `lexical only`). */
+  readonly warnings?: (() => readonly string[]) | undefined;
+}
+
+/** A handler's result: data plus warnings for `meta.warnings`. Failures are thrown as EngineError. */
+export interface ToolOutput<T> {
+  readonly data: T;
+  readonly warnings?: readonly string[];
+}
+
+export type ToolShape = z.ZodRawShape;
+
+/** One agent tool, declared once: MCP, the CLI and the local-model runner all read this. */
+export interface ToolDefinition<S extends ToolShape = ToolShape, T = unknown> {
+  /** snake_case, stable: agents and prompts name it. */
+  readonly name: string;
+  /** Human title for clients that show one. */
+  readonly title: string;
+  /** Teaches usage: when to use it, when not, and one short example call. */
+  readonly description: string;
+  /** Arguments; every field carries `.describe()`. `max_tokens` is added to every tool. */
+  readonly input: S;
+  /** Read-only tools never change files (MCP `readOnlyHint`). */
+  readonly readOnly: boolean;
+  /** How the result may be cut to fit the byte cap or `max_tokens`. */
+  readonly bound?: BoundSpec<T>;
+  readonly handler: (args: z.infer<z.ZodObject<S>>, ctx: ToolContext) => Promise<ToolOutput<T>>;
+}
+
+/** Declares a tool (identity, but it infers the argument types for the handler). */
+export function defineTool<S extends ToolShape, T>(def: ToolDefinition<S, T>): ToolDefinition<S, T> {
+  return def;
+}
+
+/** Added to every tool: the caller's output budget. */
+export const MAX_TOKENS_ARG = z
+  .number()
+  .int()
+  .min(64)
+  .max(100_000)
+  .optional()
+  .describe('Optional output budget in tokens (o200k). The result is cut to fit: whole results first, never mid-line; meta.omitted lists what was left out.');
