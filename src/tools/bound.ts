@@ -37,9 +37,9 @@ const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 /**
  * Fits an envelope into the byte cap and the caller's token budget, deterministically: drop
- * whole list items from the end (the lowest-ranked), then whole lines of the text, listing what
- * was left out in `meta.omitted`. If even the smallest cut does not fit, the result is a
- * `too_large` failure that says how much would be needed. Pure apart from the token counter.
+ * whole list items from the end (the lowest-ranked), or whole lines from the end of the text,
+ * listing what was left out in `meta.omitted`. If not even one item (or line) fits, the result
+ * is a `too_large` failure that says how large the full result is. Pure apart from the token counter.
  */
 export function boundEnvelope(draft: Draft, spec: BoundSpec | undefined, limits: BoundLimits = {}): Envelope {
   const maxBytes = Math.min(limits.maxBytes ?? MAX_ENVELOPE_BYTES, MAX_ENVELOPE_BYTES);
@@ -78,29 +78,20 @@ export function boundEnvelope(draft: Draft, spec: BoundSpec | undefined, limits:
   let omitted: Omitted[] = [];
   if (list && spec?.list) {
     const field = spec.list;
-    const withItems = (k: number): Envelope => {
+    const omittedOf = (k: number, labels: boolean): Omitted[] => {
       const dropped = list.slice(k);
-      const om: Omitted[] = dropped.length === 0 ? [] : [{ field, count: dropped.length, ...(spec.label ? { items: dropped.slice(0, MAX_OMITTED_LABELS).map(spec.label) } : {}) }];
-      return build({ ...data!, [field]: list.slice(0, k) }, om, dropped.length > 0 ? [cutWarning] : []);
+      if (dropped.length === 0) return [];
+      return [{ field, count: dropped.length, ...(labels && spec.label ? { items: dropped.slice(0, MAX_OMITTED_LABELS).map(spec.label) } : {}) }];
     };
-    // largest k that fits; size grows with k, so binary search
-    let lo = 0;
-    let hi = list.length - 1;
-    let best = -1;
-    let bestSize: { bytes: number; tokens?: number } | undefined;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const m = measure(withItems(mid));
-      if (fits(m)) {
-        best = mid;
-        bestSize = m;
-        lo = mid + 1;
-      } else hi = mid - 1;
+    const withItems = (k: number, labels: boolean): Envelope => build({ ...data!, [field]: list.slice(0, k) }, omittedOf(k, labels), k < list.length ? [cutWarning] : []);
+    // largest k that fits (size grows with k: binary search); the labels of what was dropped are
+    // given up before the last whole item is. Not even one item: too_large, below.
+    for (const labels of [true, false]) {
+      const best = largestFitting(list.length - 1, (k) => withItems(k, labels), measure, fits);
+      if (best && best.k >= 1) return finish(withItems(best.k, labels), best.size);
     }
-    if (best >= 1 || (best === 0 && !spec.lines)) return finish(withItems(best), bestSize!);
-    base = { ...data!, [field]: list.slice(0, Math.max(best, 0)) };
-    const dropped = list.slice(Math.max(best, 0));
-    omitted = dropped.length > 0 ? [{ field, count: dropped.length, ...(spec.label ? { items: dropped.slice(0, MAX_OMITTED_LABELS).map(spec.label) } : {}) }] : [];
+    base = { ...data!, [field]: [] };
+    omitted = omittedOf(0, false);
   }
 
   if (spec?.lines && base && typeof (base as Record<string, unknown>)[spec.lines.field] === 'string') {
@@ -108,20 +99,8 @@ export function boundEnvelope(draft: Draft, spec: BoundSpec | undefined, limits:
     const lines = ((base as Record<string, unknown>)[field] as string).split('\n');
     const withLines = (n: number): Envelope =>
       build(keep(base, n), [...omitted, ...(n < lines.length ? [{ field, count: lines.length - n }] : [])], [cutWarning]);
-    let lo = 1;
-    let hi = lines.length - 1;
-    let best = 0;
-    let bestSize: { bytes: number; tokens?: number } | undefined;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const m = measure(withLines(mid));
-      if (fits(m)) {
-        best = mid;
-        bestSize = m;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    if (best >= 1) return finish(withLines(best), bestSize!);
+    const best = largestFitting(lines.length - 1, withLines, measure, fits);
+    if (best && best.k >= 1) return finish(withLines(best.k), best.size);
   }
 
   const need = limits.maxTokens !== undefined ? `max_tokens=${limits.maxTokens} (the full result is ${wholeSize.tokens ?? '?'} tokens)` : `the ${maxBytes}-byte cap (the full result is ${wholeSize.bytes} bytes)`;
@@ -131,4 +110,25 @@ export function boundEnvelope(draft: Draft, spec: BoundSpec | undefined, limits:
     [],
   );
   return finish({ ...failed, ok: false, error: 'too_large' }, measure({ ...failed, ok: false, error: 'too_large' }));
+}
+
+/** The largest k in [0, max] whose envelope fits, by binary search (sizes grow with k); undefined if none does. */
+function largestFitting(
+  max: number,
+  at: (k: number) => Envelope,
+  measure: (env: Envelope) => { bytes: number; tokens?: number },
+  fits: (m: { bytes: number; tokens?: number }) => boolean,
+): { k: number; size: { bytes: number; tokens?: number } } | undefined {
+  let lo = 0;
+  let hi = max;
+  let best: { k: number; size: { bytes: number; tokens?: number } } | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const size = measure(at(mid));
+    if (fits(size)) {
+      best = { k: mid, size };
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return best;
 }

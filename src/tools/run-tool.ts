@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { closest } from 'fastest-levenshtein';
+import { closest, distance } from 'fastest-levenshtein';
 import { loadTokenCounter } from '../index.js';
 import { boundEnvelope } from './bound.js';
 import { toolsFor } from './catalog.js';
@@ -28,6 +28,15 @@ function invalid(message: string, issues: readonly string[], suggestions: readon
 }
 
 /**
+ * The `invalid_arguments` envelope runTool returns for bad input, for callers that reject a call
+ * before it reaches runTool (unparsable JSON arguments, a malformed local-model tool call).
+ * `hint` tells the caller how to retry.
+ */
+export function invalidArgumentsEnvelope(message: string, issues: readonly string[], hint?: string): Envelope {
+  return boundEnvelope({ ok: false, error: 'invalid_arguments', warnings: [], data: { message, ...(hint ? { hint } : {}), reason: 'INVALID_ARGUMENT', issues } }, undefined);
+}
+
+/**
  * Runs one tool call from untrusted input and always returns an envelope: unknown tool or bad
  * arguments → `invalid_arguments` (nothing runs), a thrown EngineError → its tool code, anything
  * else → `internal_error`. The one execution path for MCP, the CLI and the local-model runner.
@@ -38,7 +47,8 @@ export async function runTool(name: unknown, args: unknown, ctx: ToolContext): P
   if (!tool) {
     const names = tools.map((t) => t.name);
     const guess = typeof name === 'string' && name !== '' ? closest(name, names) : undefined;
-    return invalid(`unknown tool ${JSON.stringify(name)}`, [`tool: one of ${names.join(', ')}`], guess ? [guess] : []);
+    const close = guess !== undefined && distance(guess, name as string) <= Math.max(2, Math.floor((name as string).length / 3));
+    return invalid(`unknown tool ${JSON.stringify(String(name).slice(0, 100))}`, [`tool: one of ${names.join(', ')}`], close ? [guess] : []);
   }
   const raw = args === undefined || args === null ? {} : args;
   if (typeof raw !== 'object' || Array.isArray(raw)) return invalid(`arguments of ${tool.name} must be a JSON object`, [`arguments: got ${Array.isArray(raw) ? 'an array' : typeof raw}`]);

@@ -1,3 +1,120 @@
-import type { ToolDefinition } from './tool.js';
+import { z } from 'zod';
+import type { SearchResponse, SearchResult } from '../index.js';
+import { defineTool, type ToolDefinition } from './tool.js';
 
-export const searchTools: readonly ToolDefinition[] = [];
+/** A search result as agents get it: snake_case, nulls left out, score rounded. */
+export interface ToolHit {
+  readonly path: string;
+  readonly start_line: number;
+  readonly end_line: number;
+  readonly score: number;
+  readonly language: string;
+  readonly kind: string;
+  readonly symbol?: string;
+  readonly container?: string;
+  readonly signature?: string;
+  readonly snippet: string;
+  readonly chunk_hash: string;
+}
+
+export function toHit(r: SearchResult): ToolHit {
+  return {
+    path: r.path,
+    start_line: r.startLine,
+    end_line: r.endLine,
+    score: Math.round(r.score * 1000) / 1000,
+    language: r.language,
+    kind: r.kind,
+    ...(r.symbol ? { symbol: r.symbol } : {}),
+    ...(r.container ? { container: r.container } : {}),
+    ...(r.signature ? { signature: r.signature } : {}),
+    snippet: r.snippet,
+    chunk_hash: r.chunkHash,
+  };
+}
+
+export const hitLabel = (item: unknown): string => {
+  const h = item as { path: string; start_line: number; end_line: number };
+  return `${h.path}:${h.start_line}-${h.end_line}`;
+};
+
+/** What every search result carries besides hits: how the search ran. */
+function searchData(response: SearchResponse): { results: ToolHit[]; mode: string; terms: readonly string[] } {
+  return { results: response.results.map(toHit), mode: response.meta.mode, terms: response.meta.terms };
+}
+
+/** Warnings for a search: lexical only, a requested mode that is not available, words not in the index. */
+function searchWarnings(response: SearchResponse, requested?: string): string[] {
+  const out: string[] = [];
+  if (requested && requested !== response.meta.mode) out.push(`mode ${requested} is not available (${response.meta.semantic}); ran ${response.meta.mode}`);
+  const missing = response.meta.droppedTerms.filter((d) => d.reason === 'not_in_index').map((d) => d.raw);
+  if (missing.length > 0) out.push(`not in the index: ${missing.slice(0, 10).join(', ')}`);
+  if (response.results.length === 0) out.push('no results: try other words, an identifier, or search_text for exact strings');
+  return out;
+}
+
+const query = z.string().min(1).max(16_384).describe('What you are looking for: words, identifiers, an error message, or a whole issue text.');
+const maxResults = z.number().int().min(1).max(50).default(5).describe('Results to return (1-50).');
+const paths = z.array(z.string().min(1).max(512)).max(20).optional().describe('Only paths matching these globs or directory prefixes, e.g. ["src/**/*.ts", "lib/"].');
+const language = z.string().min(1).max(40).optional().describe('Only this language, e.g. "typescript", "python", "go".');
+
+const searchCode = defineTool({
+  name: 'search_code',
+  title: 'Search code',
+  description:
+    'Find the code that implements something: ranked chunks (functions, classes, config blocks) with a snippet and a citation. ' +
+    'Use natural language or identifiers; follow up with read_file or get_symbol_definition. For exact strings use search_text. ' +
+    'Example: {"query": "where are retries with backoff handled", "language": "typescript"}',
+  input: {
+    query,
+    language,
+    paths,
+    max_results: maxResults,
+    mode: z.enum(['lexical', 'vector', 'hybrid']).optional().describe('Ranking: hybrid when vectors exist, lexical otherwise (the default picks the best available).'),
+  },
+  readOnly: true,
+  bound: { list: 'results', label: hitLabel },
+  handler: async (args, ctx) => {
+    const response = await ctx.engine.search(args.query, { limit: args.max_results, language: args.language, path: args.paths, type: ['code', 'config'], signal: ctx.signal });
+    return { data: searchData(response), warnings: searchWarnings(response, args.mode) };
+  },
+});
+
+const searchDocs = defineTool({
+  name: 'search_docs',
+  title: 'Search documentation',
+  description:
+    'Search documentation and prose (Markdown, READMEs, guides, text files) by heading-sized sections. ' +
+    'Example: {"query": "how to configure the database path"}',
+  input: { query, max_results: maxResults },
+  readOnly: true,
+  bound: { list: 'results', label: hitLabel },
+  handler: async (args, ctx) => {
+    const response = await ctx.engine.search(args.query, { limit: args.max_results, type: ['docs', 'text'], signal: ctx.signal });
+    return { data: searchData(response), warnings: searchWarnings(response) };
+  },
+});
+
+const findSimilar = defineTool({
+  name: 'find_similar',
+  title: 'Find similar code',
+  description:
+    'Find code similar to a snippet: other implementations of a pattern, duplicates, examples of an API in use. ' +
+    'Pass exclude_file to skip the file the snippet came from. ' +
+    'Example: {"code_snippet": "const db = new Database(path); db.pragma(\'journal_mode = WAL\')", "exclude_file": "src/store/database.ts"}',
+  input: {
+    code_snippet: z.string().min(1).max(65_536).describe('The code to match (a few lines to a function).'),
+    language,
+    exclude_file: z.string().min(1).max(512).optional().describe('Leave out results from this path (where the snippet came from).'),
+    max_results: maxResults,
+  },
+  readOnly: true,
+  bound: { list: 'results', label: hitLabel },
+  handler: async (args, ctx) => {
+    const response = await ctx.engine.similar(args.code_snippet, { language: args.language, excludeFile: args.exclude_file, limit: args.max_results });
+    const warnings = response.meta.mode === 'lexical' ? ['lexical similarity (shared identifiers): no embedding provider is configured'] : [];
+    return { data: searchData(response), warnings };
+  },
+});
+
+export const searchTools: readonly ToolDefinition[] = [searchCode, searchDocs, findSimilar];

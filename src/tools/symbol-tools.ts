@@ -1,3 +1,97 @@
-import type { ToolDefinition } from './tool.js';
+import { z } from 'zod';
+import { formatSymbolId, parseSymbolId, type SymbolRow } from '../index.js';
+import { defineTool, type ToolDefinition } from './tool.js';
 
-export const symbolTools: readonly ToolDefinition[] = [];
+/** A definition as agents get it, with the id to pass back. */
+function toSymbol(s: SymbolRow & { match?: string }): Record<string, unknown> {
+  return {
+    id: formatSymbolId(s),
+    name: s.name,
+    kind: s.kind,
+    ...(s.container ? { container: s.container } : {}),
+    signature: s.signature,
+    path: s.path,
+    start_line: s.startLine,
+    end_line: s.endLine,
+    exported: s.exported,
+    ...(s.match ? { match: s.match } : {}),
+  };
+}
+
+const symbolId = z
+  .string()
+  .min(1)
+  .max(1000)
+  .describe('A symbol id from search_symbols (`path#Container.name@line`), or a plain name such as "parseConfig" or "Engine.search".');
+
+const searchSymbolsTool = defineTool({
+  name: 'search_symbols',
+  title: 'Search symbols',
+  description:
+    'Find definitions (functions, classes, methods, types...) by name: exact, then prefix, then close spellings. ' +
+    '"Foo.bar" finds bar inside Foo. Returns ids for get_symbol_definition and get_references. ' +
+    'Example: {"name": "openDatabase", "kind": "function"}',
+  input: {
+    name: z.string().min(1).max(200).describe('Symbol name or qualified name, e.g. "IndexStore" or "IndexStore.open".'),
+    kind: z
+      .enum(['any', 'function', 'method', 'class', 'interface', 'struct', 'enum', 'type', 'variable', 'constant', 'module'])
+      .default('any')
+      .describe('Only this kind of definition.'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Definitions to return (1-100).'),
+  },
+  readOnly: true,
+  bound: { list: 'symbols', label: (s) => String((s as { id: string }).id) },
+  handler: async (args, ctx) => {
+    const hits = await ctx.engine.symbols(args.name, { kind: args.kind, limit: args.limit });
+    return { data: { symbols: hits.map(toSymbol) }, warnings: hits.length === 0 ? ['no definitions found: try search_code with words, or search_text for the exact string'] : [] };
+  },
+});
+
+const getDefinition = defineTool({
+  name: 'get_symbol_definition',
+  title: 'Get symbol definition',
+  description:
+    "Get a definition's location, signature and source code. Other definitions of the same name are listed as alternatives. " +
+    'Example: {"symbol_id": "src/store/database.ts#IndexStore.open@37"}',
+  input: { symbol_id: symbolId },
+  readOnly: true,
+  bound: {
+    lines: {
+      field: 'text',
+      keep: (data, keep) => {
+        const d = data as Record<string, unknown> & { text: string; start_line: number };
+        return { ...d, text: d.text.split('\n').slice(0, keep).join('\n'), truncated: true };
+      },
+    },
+  },
+  handler: async (args, ctx) => {
+    const def = await ctx.engine.symbol(args.symbol_id);
+    return {
+      data: { ...toSymbol(def.symbol), language: def.symbol.language, text: def.text, truncated: def.truncated, alternatives: def.alternatives },
+      warnings: def.truncated ? ['definition cut to its first 200 lines: read_file reads the rest'] : [],
+    };
+  },
+});
+
+const getReferences = defineTool({
+  name: 'get_references',
+  title: 'Get references',
+  description:
+    'Find where a symbol is used: definitions, calls, imports and other uses, then mentions in comments and docs, grouped by file. ' +
+    'Matched by name (not type-resolved). Example: {"symbol_id": "parseConfig", "limit": 20}',
+  input: { symbol_id: symbolId, limit: z.number().int().min(1).max(200).default(50).describe('References to return (1-200).') },
+  readOnly: true,
+  bound: { list: 'files', label: (f) => String((f as { path: string }).path) },
+  handler: async (args, ctx) => {
+    const parsed = parseSymbolId(args.symbol_id);
+    // an id with a path must name a definition; a plain name is looked up as is
+    if (parsed.path !== undefined) await ctx.engine.symbol(args.symbol_id, { maxLines: 1 });
+    const refs = await ctx.engine.references(parsed.name, { limit: args.limit });
+    const files = refs.files.map((f) => ({ path: f.path, references: f.references.map((r) => ({ line: r.line, column: r.column, kind: r.kind, text: r.text })) }));
+    const warnings = ['matched by name, not type-resolved: same-named symbols elsewhere are included'];
+    if (refs.truncated) warnings.push(`more references exist than the ${args.limit} returned`);
+    return { data: { name: refs.name, total: refs.total, truncated: refs.truncated, files }, warnings };
+  },
+});
+
+export const symbolTools: readonly ToolDefinition[] = [searchSymbolsTool, getDefinition, getReferences];

@@ -26,6 +26,20 @@ export interface ToolContext {
   readonly ready?: (() => Promise<void>) | undefined;
   /** Warnings every result should carry (`index is being refreshed`, `lexical only`). */
   readonly warnings?: (() => readonly string[]) | undefined;
+  /** What the host knows about freshness (a pass running, the last refresh, its error), shown by index_status. */
+  readonly freshness?: (() => HostFreshness) | undefined;
+}
+
+/** Freshness as the serving host sees it. */
+export interface HostFreshness {
+  /** An index pass is running now. */
+  readonly indexing: boolean;
+  /** When the host's last pass finished (ISO time), if it ran one. */
+  readonly lastRefreshAt?: string | null;
+  /** The last pass's error code, if it failed. */
+  readonly lastError?: string | null;
+  /** How the host keeps the index fresh (`refresh every 30 s on use`, `watcher`). */
+  readonly mode?: string;
 }
 
 /** A handler's result: data plus warnings for `meta.warnings`. Failures are thrown as EngineError. */
@@ -53,9 +67,13 @@ export interface ToolDefinition<S extends ToolShape = ToolShape, T = unknown> {
   readonly handler: (args: z.infer<z.ZodObject<S>>, ctx: ToolContext) => Promise<ToolOutput<T>>;
 }
 
-/** Declares a tool (identity, but it infers the argument types for the handler). */
-export function defineTool<S extends ToolShape, T>(def: ToolDefinition<S, T>): ToolDefinition<S, T> {
-  return def;
+/**
+ * Declares a tool: infers the handler's argument types from the schema, then erases them so
+ * tools of different shapes share one list (arguments are validated against `input` before any
+ * handler runs, so the erasure is safe).
+ */
+export function defineTool<S extends ToolShape, T>(def: ToolDefinition<S, T>): ToolDefinition {
+  return def as unknown as ToolDefinition;
 }
 
 /** Added to every tool: the caller's output budget. */
