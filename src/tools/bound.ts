@@ -44,8 +44,10 @@ const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
 export function boundEnvelope(draft: Draft, spec: BoundSpec | undefined, limits: BoundLimits = {}): Envelope {
   const maxBytes = Math.min(limits.maxBytes ?? MAX_ENVELOPE_BYTES, MAX_ENVELOPE_BYTES);
   const measure = (env: Envelope): { bytes: number; tokens?: number } => {
-    // `bytes` is filled after measuring: reserve its widest value so the final size never grows
-    const text = JSON.stringify({ ...env, meta: { ...env.meta, bytes: MAX_ENVELOPE_BYTES } });
+    // `bytes` and `tokens` are filled in after measuring: reserve their widest values so the
+    // final envelope is never larger than what was measured
+    const reserve = limits.maxTokens !== undefined && limits.counter ? { tokens: limits.maxTokens } : {};
+    const text = JSON.stringify({ ...env, meta: { ...env.meta, bytes: MAX_ENVELOPE_BYTES, ...reserve } });
     const bytes = utf8(text);
     if (limits.maxTokens === undefined || !limits.counter) return { bytes };
     return { bytes, tokens: limits.counter.count(text) };
@@ -103,13 +105,18 @@ export function boundEnvelope(draft: Draft, spec: BoundSpec | undefined, limits:
     if (best && best.k >= 1) return finish(withLines(best.k), best.size);
   }
 
-  const need = limits.maxTokens !== undefined ? `max_tokens=${limits.maxTokens} (the full result is ${wholeSize.tokens ?? '?'} tokens)` : `the ${maxBytes}-byte cap (the full result is ${wholeSize.bytes} bytes)`;
-  const failed: Envelope = build(
-    { message: `the result does not fit ${need}, even cut to one item or line`, hint: 'raise max_tokens, or narrow the request (fewer results, a shorter line range)', reason: 'TOO_LARGE' },
-    [],
-    [],
-  );
-  return finish({ ...failed, ok: false, error: 'too_large' }, measure({ ...failed, ok: false, error: 'too_large' }));
+  // the failure must fit the budget too (max_tokens is at least 64): say it briefly, the hint only if it fits
+  const need = limits.maxTokens !== undefined ? `max_tokens=${limits.maxTokens} (needs ${wholeSize.tokens ?? '?'})` : `the ${maxBytes}-byte cap (needs ${wholeSize.bytes})`;
+  const failure = (hint: boolean): Envelope => ({
+    ...build({ message: `over ${need}`, ...(hint ? { hint: 'raise max_tokens, or ask for less (fewer results, fewer lines)' } : {}), reason: 'TOO_LARGE' }, [], []),
+    ok: false,
+    error: 'too_large',
+  });
+  const withHint = failure(true);
+  const hintSize = measure(withHint);
+  if (fits(hintSize)) return finish(withHint, hintSize);
+  const bare = failure(false);
+  return finish(bare, measure(bare));
 }
 
 /** The largest k in [0, max] whose envelope fits, by binary search (sizes grow with k); undefined if none does. */
