@@ -73,7 +73,7 @@ describe('agent tools over a real index', () => {
     for (const tool of TOOLS) {
       expect(tool.name).toMatch(/^[a-z][a-z_]+$/);
       expect(tool.description).toMatch(/Example: \{/);
-      for (const [field, schema] of Object.entries(tool.input)) expect(schema.description, `${tool.name}.${field}`).toBeTruthy();
+      for (const [field, schema] of Object.entries(tool.input)) expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy();
     }
     expect(toolsFor('read-only').every((tool) => tool.readOnly)).toBe(true);
   });
