@@ -27,3 +27,8 @@ export { formatSymbolId, parseSymbolId } from './search/symbol-id.js';
 export type { ParsedSymbolId } from './search/symbol-id.js';
 export { loadTokenCounter, estimateTokens } from './context/tokens.js';
 export type { TokenCounter } from './context/tokens.js';
+export type { ApplyChangeOptions, MintTokenOptions } from './engine/engine.js';
+export type { ChangeRequest, ProposedChange, AppliedChange, ChangedFile } from './workspace/change.js';
+export type { TextEdit } from './workspace/text-edits.js';
+export type { FileStatus } from './workspace/unified-diff.js';
+export type { TextSearchOptions, TextSearchResult, TextMatch } from './search/text-search.js';

@@ -5,7 +5,9 @@ import { indexCommand } from './commands/index-command.js';
 import { searchCommand } from './commands/search-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { evalCommand } from './commands/eval-command.js';
+import { mcpCommand } from './commands/mcp-command.js';
 import { outlineCommand, refsCommand, symbolsCommand } from './commands/structure-commands.js';
+import { toolCommand, toolsCommand } from './commands/tool-command.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
 
@@ -126,6 +128,53 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .action(async (dir: string | undefined, flags) => {
       result.json = Boolean(flags.json);
       result.code = await evalCommand(io, dir, flags);
+    });
+
+  program
+    .command('tool')
+    .description('Run one agent tool (the same tools the MCP server offers) and print its JSON envelope {ok, data, error, meta}. Builds the index first if there is none. Write tools only stage their change unless --confirm is given.')
+    .argument('<name>', 'tool name (see `scry tools`)')
+    .option('--args <json>', 'the arguments as a JSON object, - to read them from stdin, or @FILE (default {})')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('--confirm', 'approve a write tool\'s change for this call (you are the host confirming it); without it the change is only staged')
+    .option('--read-only', 'offer the read tools only')
+    .addHelpText('after', '\nExit codes follow the envelope: 0 ok, 2 invalid_arguments or too_large, 3 not_found, 6 permission_denied, 7 requires_confirmation, 1 internal_error.\n\nExamples:\n  scry tool search_code --args \'{"query": "open the database", "max_results": 3}\'\n  scry tool read_file --args \'{"path": "src/index.ts", "start_line": 1, "end_line": 20}\'\n  scry tool apply_unified_diff --args @change.json            # stage: prints the diff and its hash\n  scry tool apply_unified_diff --args @change.json --confirm  # apply it')
+    .action(async (name: string, flags) => {
+      result.json = true;
+      result.code = await toolCommand(io, name, flags);
+    });
+
+  program
+    .command('tools')
+    .description('List the agent tools with their descriptions; --json adds each tool\'s JSON Schema (what MCP tools/list serves).')
+    .option('--json', 'JSON output: {tools: [{name, title, description, readOnly, inputSchema}]}')
+    .option('--read-only', 'the read tools only')
+    .action((flags: { json?: boolean; readOnly?: boolean }) => {
+      result.json = Boolean(flags.json);
+      result.code = toolsCommand(io, flags);
+    });
+
+  program
+    .command('mcp')
+    .description(
+      'Serve the index as an MCP server for coding agents: over stdio (default; for Claude Code, Cursor and other clients that start the server), or over Streamable HTTP on localhost with --http. ' +
+        'Indexes --root in the background on start (incremental) and keeps answering meanwhile; the first calls wait only if no index exists yet. Changed files are picked up by a background refresh started by a tool call at most every --refresh-interval seconds.',
+    )
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .addOption(dbOption())
+    .option('--http', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (stateless; requests with a non-localhost Host or a cross-origin Origin get 403)')
+    .option('--port <n>', 'with --http: TCP port (0 picks a free one; default 7333)')
+    .option('--host <host>', 'with --http: loopback address to bind: 127.0.0.1 (default), localhost or ::1')
+    .option('--read-only', 'hide the write tools (apply_unified_diff, apply_text_edits); by default they stage changes and return requires_confirmation')
+    .option('--allow-writes', 'let write tools apply their changes directly (the server mints a token per call): for clients that ask the user before each write tool call, as Claude Code does')
+    .option('--refresh-interval <seconds>', 'minimum seconds between background index refreshes, triggered by tool calls (0 = on every call while none is running; default 30)')
+    .addHelpText(
+      'after',
+      '\nstdout carries the MCP protocol in stdio mode; logs go to stderr.\n\nExamples:\n  scry mcp --root ~/src/app\n  claude mcp add scry -- scry mcp --root ~/src/app\n  scry mcp --http --port 7333 --read-only',
+    )
+    .action(async (flags) => {
+      result.code = await mcpCommand(io, flags, VERSION);
     });
 
   return program;

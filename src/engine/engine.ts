@@ -12,6 +12,7 @@ import { lexicalSearch } from '../search/lexical-search.js';
 import { MAX_QUERY_BYTES } from '../search/query-parse.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
 import { findReferences, type ReferencesResult } from '../search/references.js';
+import { searchText, type TextSearchOptions, type TextSearchResult } from '../search/text-search.js';
 import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
 import type { SearchFilters } from '../search/filters.js';
 import type { RerankMeta, SearchResponse, SearchResult } from '../search/search-result.js';
@@ -22,6 +23,8 @@ import type { SymbolRow } from '../store/structure-repo.js';
 import { formatSymbolId, resolveSymbolId } from '../search/symbol-id.js';
 import { pathMatcher } from '../search/filters.js';
 import { readFileSlice, type FileSlice, type ReadFileOptions } from '../workspace/files.js';
+import { commitChange, confirmationRequired, prepareChange, type AppliedChange, type ChangeRequest, type ProposedChange } from '../workspace/change.js';
+import { ConfirmationTokens } from '../workspace/confirmation.js';
 import type { WalkOptions } from '../discover/walk.js';
 import { WriterLock, type LockOwner } from '../store/writer-lock.js';
 import { EMPTY_STRUCTURE, SEMANTIC_UNAVAILABLE, type StatusReport } from './status.js';
@@ -120,8 +123,45 @@ export interface Engine {
    */
   similar(snippet: string, options?: SimilarOptions): Promise<SearchResponse>;
   // --- text search (search_text) ---
+  /**
+   * Exact text (or, with `regex`, a JavaScript regex) in the indexed files' stored text, like
+   * ripgrep: one match per matching line, by path then line. Smart case by default. Stops after
+   * `limit` lines (`truncated`) or `timeoutMs` (`timedOut`, checked between files: a regex cannot
+   * be interrupted inside a file, so regex mode skips files over 1 MiB, counted in `filesSkipped`).
+   */
+  searchText(query: string, options?: TextSearchOptions): Promise<TextSearchResult>;
   // --- changes (write tools) ---
+  /**
+   * Validates a change against the files as they are now (paths inside the root and indexable,
+   * hunks applying exactly) and returns it as a canonical diff with its hash. Writes nothing.
+   */
+  proposeChange(request: ChangeRequest): Promise<ProposedChange>;
+  /**
+   * Applies a change: validates it again, then without a token throws CONFIRMATION_REQUIRED (data:
+   * `hash`, `diff`, `files`); with a token minted by `mintConfirmationToken` for this workspace
+   * (and, if bound, for this change's hash) consumes it, writes every file or none, and re-indexes
+   * the touched paths. A refused token (TOKEN_INVALID) writes nothing and is not consumed.
+   */
+  applyChange(request: ChangeRequest, options?: ApplyChangeOptions): Promise<AppliedChange>;
+  /**
+   * A single-use confirmation token for `applyChange`. For the host (a UI, after a person said yes,
+   * or an autonomous agent mode), never for a tool. Bind it to a proposal's `hash` to allow only
+   * that change.
+   */
+  mintConfirmationToken(options?: MintTokenOptions): string;
   close(): void;
+}
+
+export interface ApplyChangeOptions {
+  /** A token from `mintConfirmationToken`; without one the change is only staged. */
+  readonly confirmationToken?: string | undefined;
+}
+
+export interface MintTokenOptions {
+  /** Allow only the change with this hash (`ProposedChange.hash`). Default: any change in this workspace. */
+  readonly hash?: string | undefined;
+  /** Life of the token in milliseconds. Range 1–600,000; default 60,000. */
+  readonly ttlMs?: number | undefined;
 }
 
 export interface ListFilesOptions {
@@ -468,6 +508,41 @@ class EngineImpl implements Engine {
     const response = await this.search(query, { limit: Math.min(limit + 20, 1000), language: options.language, rerank: false });
     const results = response.results.filter((r) => r.path !== exclude).slice(0, limit);
     return { ...response, results };
+  }
+
+  private tokens: ConfirmationTokens | undefined;
+
+  async proposeChange(request: ChangeRequest): Promise<ProposedChange> {
+    if (this.closed) throw new EngineError('CLOSED');
+    return prepareChange(this.walkOptions, request, this.indexedPaths).proposal;
+  }
+
+  async applyChange(request: ChangeRequest, options: ApplyChangeOptions = {}): Promise<AppliedChange> {
+    if (this.closed) throw new EngineError('CLOSED');
+    // validated again, then the token checked against this very change's hash
+    const prepared = prepareChange(this.walkOptions, request, this.indexedPaths);
+    if (options.confirmationToken === undefined) throw confirmationRequired(prepared.proposal);
+    this.tokens ??= new ConfirmationTokens(this.root, this.clock);
+    this.tokens.consume(options.confirmationToken, { root: this.root, hash: prepared.proposal.hash });
+    commitChange(prepared);
+    if (!this.isIndexed()) return { ...prepared.proposal, reindexed: 0 };
+    try {
+      const report = await this.index({ paths: prepared.paths });
+      return { ...prepared.proposal, reindexed: report.filesIndexed + report.filesRemoved };
+    } catch (err) {
+      this.logger.warn('re-index after a change failed', { paths: prepared.paths, error: (err as Error).message });
+      return { ...prepared.proposal, reindexed: 0, reindexError: (err as Error).message };
+    }
+  }
+
+  mintConfirmationToken(options: MintTokenOptions = {}): string {
+    if (this.closed) throw new EngineError('CLOSED');
+    this.tokens ??= new ConfirmationTokens(this.root, this.clock);
+    return this.tokens.mint(options);
+  }
+
+  async searchText(query: string, options: TextSearchOptions = {}): Promise<TextSearchResult> {
+    return searchText(this.open(false), query, options);
   }
 
   close(): void {

@@ -6,11 +6,13 @@ export class ContentRepo {
   private readonly deleteStmt;
   private readonly sliceStmt;
   private readonly textStmt;
+  private readonly bodiesStmt;
 
   constructor(db: Db) {
     this.putStmt = db.prepare<[string, Buffer]>('INSERT INTO content(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO NOTHING');
     this.deleteStmt = db.prepare<[string]>('DELETE FROM content WHERE hash = ?');
     this.textStmt = db.prepare<[string], { body: Buffer }>('SELECT body FROM content WHERE hash = ?');
+    this.bodiesStmt = db.prepare<[string], { hash: string; body: Buffer }>('SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value');
     this.sliceStmt = db.prepare<[number, number, string], { text: Buffer }>('SELECT substr(body, ?, ?) AS text FROM content WHERE hash = ?');
   }
 
@@ -33,5 +35,12 @@ export class ContentRepo {
   slice(hash: string, startByte: number, endByte: number): string | undefined {
     const row = this.sliceStmt.get(startByte + 1, endByte - startByte, hash);
     return row ? Buffer.from(row.text).toString('utf8') : undefined;
+  }
+
+  /** Raw UTF-8 bodies of many files in one statement (for scanning); hashes not stored are absent. */
+  bodies(hashes: readonly string[]): Map<string, Buffer> {
+    const out = new Map<string, Buffer>();
+    for (const row of this.bodiesStmt.all(JSON.stringify(hashes))) out.set(row.hash, row.body);
+    return out;
   }
 }

@@ -83,4 +83,4 @@ export const MAX_TOKENS_ARG = z
   .min(64)
   .max(100_000)
   .optional()
-  .describe('Optional output budget in tokens (o200k). The result is cut to fit: whole results first, never mid-line; meta.omitted lists what was left out.');
+  .describe('Optional token budget; the result is cut to fit (whole items) and meta.omitted lists the rest.');

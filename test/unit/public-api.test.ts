@@ -13,11 +13,13 @@ describe('public API pin', () => {
     expect(source).not.toMatch(/export \*/);
     const types = [...source.matchAll(/export type \{([^}]+)\}/g)].flatMap((m) => m[1]!.split(',').map((s) => s.trim())).filter(Boolean).sort();
     expect(types).toEqual([
-      'ChunkKind', 'Clock', 'ConfigInput', 'ContentType', 'DirectoryTotal', 'DryRunReport', 'Engine', 'EngineOptions',
-      'ErrorCode', 'FallbackReason', 'FileOutline', 'ImportKind', 'ImportRow', 'IndexOptions', 'IndexPhase', 'IndexProgress',
-      'IndexReport', 'Logger', 'Reference', 'ReferenceGroup', 'ReferenceKind', 'ReferenceOptions', 'ReferencesResult',
-      'ResolvedImport', 'SearchMeta', 'SearchOptions', 'SearchResponse', 'SearchResult', 'SkipReason', 'StatusReport',
-      'SymbolHit', 'SymbolKind', 'SymbolMatch', 'SymbolOptions', 'SymbolRow',
+      'AppliedChange', 'ApplyChangeOptions', 'ChangeRequest', 'ChangedFile', 'ChunkKind', 'Clock', 'ConfigInput',
+      'ContentType', 'DirectoryTotal', 'DryRunReport', 'Engine', 'EngineOptions', 'ErrorCode', 'FallbackReason',
+      'FileOutline', 'FileStatus', 'ImportKind', 'ImportRow', 'IndexOptions', 'IndexPhase', 'IndexProgress',
+      'IndexReport', 'Logger', 'MintTokenOptions', 'ProposedChange', 'Reference', 'ReferenceGroup', 'ReferenceKind',
+      'ReferenceOptions', 'ReferencesResult', 'ResolvedImport', 'SearchMeta', 'SearchOptions', 'SearchResponse',
+      'SearchResult', 'SkipReason', 'StatusReport', 'SymbolHit', 'SymbolKind', 'SymbolMatch', 'SymbolOptions',
+      'SymbolRow', 'TextEdit',
     ]);
   });
 

@@ -1,0 +1,97 @@
+import { createEngine, EngineError, type Engine, type Logger } from '../../index.js';
+import { BIND_HOSTS, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, serveHttp } from '../../mcp/http.js';
+import { DEFAULT_REFRESH_INTERVAL_MS, IndexRefresher } from '../../mcp/refresh.js';
+import { scryServerFactory, type ScryServerOptions } from '../../mcp/server.js';
+import { serveStdio } from '../../mcp/stdio.js';
+import type { CliIO } from '../io.js';
+
+export interface McpFlags {
+  root?: string;
+  db?: string;
+  http?: boolean;
+  port?: string;
+  host?: string;
+  readOnly?: boolean;
+  allowWrites?: boolean;
+  refreshInterval?: string;
+}
+
+/** A non-negative integer flag up to `max`, or the default. */
+function intFlag(raw: string | undefined, name: string, max: number, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < 0 || n > max) throw new EngineError('INVALID_ARGUMENT', { name, reason: `"${raw}" is not an integer from 0 to ${max}` });
+  return n;
+}
+
+/** Warnings and errors on stderr; stdout belongs to the MCP transport. */
+function stderrLogger(io: CliIO): Logger {
+  const line = (level: string, message: string, data?: Record<string, unknown>): void =>
+    io.err(`scry mcp: ${level}${message}${data && Object.keys(data).length > 0 ? ` ${JSON.stringify(data)}` : ''}\n`);
+  return { debug: () => {}, info: () => {}, warn: (m, d) => line('warning: ', m, d) };
+}
+
+/** Resolves on SIGINT or SIGTERM, so the server can shut down cleanly (release the writer lock). */
+function untilSignal(): { promise: Promise<void>; dispose: () => void } {
+  let done: () => void = () => {};
+  const promise = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  process.once('SIGINT', done);
+  process.once('SIGTERM', done);
+  return { promise, dispose: () => (process.off('SIGINT', done), process.off('SIGTERM', done)) };
+}
+
+/**
+ * While the stdio transport owns stdout, a stray console.log (ours or a dependency's) would
+ * corrupt the JSON-RPC stream: send it to stderr instead. Returns the undo.
+ */
+function consoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  return () => Object.assign(console, saved);
+}
+
+/**
+ * `scry mcp`: an MCP server over the index of --root (stdio, or Streamable HTTP on localhost
+ * with --http). Indexes in the background on start and refreshes lazily (see mcp/refresh.ts).
+ * Returns when the client disconnects (stdio) or on SIGINT/SIGTERM.
+ */
+export async function mcpCommand(io: CliIO, flags: McpFlags, version: string): Promise<number> {
+  const intervalMs = intFlag(flags.refreshInterval, 'refresh-interval', 86_400, DEFAULT_REFRESH_INTERVAL_MS / 1000) * 1000;
+  const port = intFlag(flags.port, 'port', 65_535, DEFAULT_HTTP_PORT);
+  const host = flags.host ?? DEFAULT_HTTP_HOST;
+  if (!BIND_HOSTS.includes(host)) throw new EngineError('INVALID_ARGUMENT', { name: 'host', reason: `"${host}" is not one of ${BIND_HOSTS.join(', ')} (the server binds to this machine only)` });
+  if (flags.readOnly && flags.allowWrites) throw new EngineError('INVALID_ARGUMENT', { name: 'allow-writes', reason: 'contradicts --read-only' });
+  if (!flags.http && (flags.port !== undefined || flags.host !== undefined)) throw new EngineError('INVALID_ARGUMENT', { name: flags.port !== undefined ? 'port' : 'host', reason: 'only applies with --http' });
+
+  const restoreConsole = flags.http ? () => {} : consoleToStderr();
+  const signal = untilSignal();
+  let engine: Engine | undefined;
+  let refresher: IndexRefresher | undefined;
+  try {
+    const logger = stderrLogger(io);
+    engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db, logger });
+    refresher = new IndexRefresher(engine, { intervalMs, logger });
+    refresher.start();
+    const writePolicy = flags.readOnly ? 'read-only' : flags.allowWrites ? 'autonomous' : 'stage';
+    const options: ScryServerOptions = { engine, refresher, writePolicy, version };
+    const createServer = scryServerFactory(options);
+    if (flags.http) {
+      const http = await serveHttp({ host, port, createServer });
+      io.err(`scry mcp: serving ${engine.root} at ${http.url} (Ctrl-C to stop)\n`);
+      await signal.promise;
+      await http.close();
+    } else {
+      const session = await serveStdio(createServer(), { stdin: process.stdin, stdout: process.stdout });
+      await Promise.race([session.done, signal.promise]);
+      await session.stop();
+    }
+    return 0;
+  } finally {
+    signal.dispose();
+    await refresher?.close();
+    engine?.close();
+    restoreConsole();
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * `tools/list` as clients receive it: a golden file (STYLE.md habit 6) and a token budget, since
+ * every MCP session carries this list in the model's context. `UPDATE_GOLDEN=1` rewrites the
+ * golden; review the diff before committing.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { createEngine, loadTokenCounter, type Engine } from '../../../src/index.js';
+import { createScryServer } from '../../../src/mcp/server.js';
+import { isolatedEnv, tempDir } from '../../helpers/temp.js';
+
+const GOLDEN = fileURLToPath(new URL('../../golden/tools/tools-list.json', import.meta.url));
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+/**
+ * o200k tokens of the compact JSON of `tools/list` under the default (stage) policy. Measured:
+ * 4,281 for the 13 tools of the first full catalogue; the budget is ~15% above. A new tool or a
+ * longer description that breaks it should earn its tokens: raise it deliberately, saying why.
+ */
+const TOOLS_LIST_TOKEN_BUDGET = 4_900;
+
+describe('tools/list', () => {
+  let t: ReturnType<typeof tempDir>;
+  let engine: Engine;
+  let listed: ListToolsResult;
+
+  beforeAll(async () => {
+    t = tempDir('scry-mcp-list-');
+    mkdirSync(join(t.dir, 'repo'));
+    engine = await createEngine({ root: join(t.dir, 'repo'), env: isolatedEnv(t.dir) });
+    const server = createScryServer({ engine, version: '0.0.0-test' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'scry-test', version: '0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    listed = await client.listTools();
+    await client.close();
+  });
+
+  afterAll(() => {
+    engine.close();
+    t.cleanup();
+  });
+
+  it('matches the golden file test/golden/tools/tools-list.json', () => {
+    const actual = `${JSON.stringify(listed, null, 2)}\n`;
+    if (UPDATE) {
+      mkdirSync(dirname(GOLDEN), { recursive: true });
+      writeFileSync(GOLDEN, actual);
+      return;
+    }
+    const fix = 'run `UPDATE_GOLDEN=1 npx vitest run test/unit/mcp/tools-list.test.ts` and review the diff of test/golden/tools/tools-list.json';
+    if (!existsSync(GOLDEN)) throw new Error(`missing ${GOLDEN}: ${fix}`);
+    expect(actual, `tools/list changed (a tool, a description or an argument schema): ${fix}`).toBe(readFileSync(GOLDEN, 'utf8'));
+  });
+
+  it(`stays under ${TOOLS_LIST_TOKEN_BUDGET} tokens (o200k)`, async () => {
+    const counter = await loadTokenCounter();
+    const tokens = counter.count(JSON.stringify(listed));
+    const perTool = listed.tools.map((tool) => `${tool.name} ${counter.count(JSON.stringify(tool))}`).join(', ');
+    console.info(`tools/list: ${tokens} tokens (${counter.name}) for ${listed.tools.length} tools, budget ${TOOLS_LIST_TOKEN_BUDGET}\n  ${perTool}`);
+    expect(tokens, `tools/list is ${tokens} tokens, over the budget of ${TOOLS_LIST_TOKEN_BUDGET}: shorten descriptions, or raise the budget deliberately`).toBeLessThanOrEqual(TOOLS_LIST_TOKEN_BUDGET);
+  });
+});
