@@ -5,7 +5,10 @@ import * as api from '../../src/index.js';
 // A red pin means "be deliberate": change the public surface on purpose, then update this list.
 describe('public API pin', () => {
   it('exports exactly these runtime values', () => {
-    expect(Object.keys(api).sort()).toEqual(['ERROR_CODES', 'EngineError', 'MARK_CLOSE', 'MARK_OPEN', 'MAX_QUERY_BYTES', 'createEngine', 'isEngineError']);
+    expect(Object.keys(api).sort()).toEqual([
+      'ERROR_CODES', 'EngineError', 'MARK_CLOSE', 'MARK_OPEN', 'MAX_QUERY_BYTES', 'createEngine', 'estimateTokens', 'formatSymbolId', 'isEngineError',
+      'loadTokenCounter', 'parseSymbolId',
+    ]);
   });
 
   it('exports exactly these types, by name, with no wildcard re-exports', () => {
@@ -15,11 +18,13 @@ describe('public API pin', () => {
     expect(types).toEqual([
       'AppliedChange', 'ApplyChangeOptions', 'ChangeRequest', 'ChangedFile', 'ChunkKind', 'Clock', 'ConfigInput',
       'ContentType', 'DirectoryTotal', 'DryRunReport', 'Engine', 'EngineOptions', 'ErrorCode', 'FallbackReason',
-      'FileOutline', 'FileStatus', 'ImportKind', 'ImportRow', 'IndexOptions', 'IndexPhase', 'IndexProgress',
-      'IndexReport', 'Logger', 'MintTokenOptions', 'ProposedChange', 'Reference', 'ReferenceGroup', 'ReferenceKind',
+      'FileListing', 'FileOutline', 'FileSlice', 'FileStatus', 'ImportKind', 'ImportRow', 'IndexOptions',
+      'IndexPhase', 'IndexProgress', 'IndexReport', 'ListFilesOptions', 'ListedFile', 'Logger', 'MintTokenOptions',
+      'ParsedSymbolId', 'ProposedChange', 'ReadFileOptions', 'Reference', 'ReferenceGroup', 'ReferenceKind',
       'ReferenceOptions', 'ReferencesResult', 'ResolvedImport', 'SearchMeta', 'SearchOptions', 'SearchResponse',
-      'SearchResult', 'SkipReason', 'StatusReport', 'SymbolHit', 'SymbolKind', 'SymbolMatch', 'SymbolOptions',
-      'SymbolRow', 'TextEdit',
+      'SearchResult', 'SimilarOptions', 'SkipReason', 'StatusReport', 'SymbolDefinition', 'SymbolHit', 'SymbolKind',
+      'SymbolMatch', 'SymbolOptions', 'SymbolRow', 'TextEdit', 'TextMatch', 'TextSearchOptions', 'TextSearchResult',
+      'TokenCounter',
     ]);
   });
 
