@@ -12,7 +12,7 @@ import { lexicalSearch } from '../search/lexical-search.js';
 import { MAX_QUERY_BYTES } from '../search/query-parse.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
 import { findReferences, type ReferencesResult } from '../search/references.js';
-import { searchText, type TextSearchOptions, type TextSearchResult } from '../search/text-search.js';
+import { createTextScanCache, searchText, type TextSearchOptions, type TextSearchResult } from '../search/text-search.js';
 import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
 import type { SearchFilters } from '../search/filters.js';
 import type { RerankMeta, SearchResponse, SearchResult } from '../search/search-result.js';
@@ -541,8 +541,10 @@ class EngineImpl implements Engine {
     return this.tokens.mint(options);
   }
 
+  private readonly textScanCache = createTextScanCache();
+
   async searchText(query: string, options: TextSearchOptions = {}): Promise<TextSearchResult> {
-    return searchText(this.open(false), query, options);
+    return searchText(this.open(false), query, options, this.textScanCache);
   }
 
   close(): void {

@@ -6,9 +6,9 @@ export const MAX_TEXT_QUERY_BYTES = 4096;
 /** A literal every match of a pattern contains, checked on a file's raw bytes before decoding it. */
 export type RequiredLiteral =
   /** Exact UTF-8 bytes (`Buffer.indexOf`). */
-  | { readonly kind: 'bytes'; readonly bytes: Buffer }
+  | { readonly kind: 'bytes'; readonly text: string; readonly bytes: Buffer }
   /** ASCII letters in any case: a case-insensitive regex run over the bytes decoded as latin1. */
-  | { readonly kind: 'ascii-ci'; readonly re: RegExp };
+  | { readonly kind: 'ascii-ci'; readonly text: string; readonly re: RegExp };
 
 /**
  * A compiled search_text query. What a match *is* is defined by `line`: a line (without its
@@ -35,6 +35,11 @@ export interface TextPattern {
   readonly required: RequiredLiteral | undefined;
   /** Lookarounds can see past a line's end in a whole-file scan, so such a regex runs per line. */
   readonly perLine: boolean;
+  /**
+   * Text every matching line contains, exactly or up to the case of ASCII letters (never other
+   * folding, never a NUL), or undefined: lets the store skip files without copying them out.
+   */
+  readonly prefilter: { readonly text: string; readonly ignoreAsciiCase: boolean } | undefined;
 }
 
 const invalid = (reason: string): EngineError => new EngineError('INVALID_ARGUMENT', { name: 'query', reason });
@@ -160,8 +165,18 @@ export function requiredLiteral(source: string, caseSensitive: boolean): Require
   const runs = requiredRuns(source).flatMap((r) => (caseSensitive ? [r] : r.split(/[^\x20-\x7e]|[kKsS]/)));
   const best = runs.reduce((a, b) => (Buffer.byteLength(b) > Buffer.byteLength(a) ? b : a), '');
   if (best === '') return undefined;
-  if (caseSensitive || !/[A-Za-z]/.test(best)) return { kind: 'bytes', bytes: Buffer.from(best, 'utf8') };
-  return { kind: 'ascii-ci', re: new RegExp(escapeRegExp(best), 'i') };
+  if (caseSensitive || !/[A-Za-z]/.test(best)) return { kind: 'bytes', text: best, bytes: Buffer.from(best, 'utf8') };
+  return { kind: 'ascii-ci', text: best, re: new RegExp(escapeRegExp(best), 'i') };
+}
+
+/**
+ * A store prefilter from the longest piece of `text` without a NUL (SQL stops reading at one)
+ * and, when ASCII case is ignored, without non-ASCII characters (folded some other way).
+ */
+function prefilterOf(text: string, ignoreAsciiCase: boolean): TextPattern['prefilter'] {
+  // eslint-disable-next-line no-control-regex
+  const best = text.split(ignoreAsciiCase ? /[^\x01-\x7f]+/ : /\0+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+  return best === '' ? undefined : { text: best, ignoreAsciiCase };
 }
 
 function hasLookaround(source: string): boolean {
@@ -211,18 +226,22 @@ export function compileTextPattern(query: string, options: { regex: boolean; cas
       bytewise: !caseSensitive && isAsciiString(query),
       required: undefined,
       perLine: false,
+      // without `u`, an ASCII letter folds only to ASCII: any ASCII run of the query is exact up to ASCII case
+      prefilter: prefilterOf(query, !caseSensitive),
     };
   }
   const foreign = foreignGroup(query);
   if (foreign) throw invalid(`"${foreign}" is not JavaScript regex syntax: inline flags are not supported (pass case_sensitive instead), and named groups are written (?<name>...)`);
   const flags = caseSensitive ? 'm' : 'im';
   const line = compileRegex(query, flags);
+  const required = requiredLiteral(query, caseSensitive);
   return {
     query, regex, caseSensitive, line,
     global: new RegExp(query, `${line.flags}g`),
     needle: undefined,
     bytewise: false,
-    required: requiredLiteral(query, caseSensitive),
+    required,
     perLine: hasLookaround(query),
+    prefilter: required ? prefilterOf(required.text, required.kind === 'ascii-ci') : undefined,
   };
 }

@@ -5,13 +5,15 @@ import { pathMatcher } from './filters.js';
 import { compileTextPattern, type TextPattern } from './text-pattern.js';
 
 /**
- * A regex scans whole files and cannot be interrupted mid-file, so files larger than this are
- * skipped in regex mode (counted in `filesSkipped`): it caps what one pathological pattern
- * (polynomial backtracking) can cost per file. Literal queries scan every file.
+ * A regex scans whole files and cannot be interrupted mid-file, so files larger than this on
+ * disk are skipped in regex mode (counted in `filesSkipped`): it caps what one pathological
+ * pattern (polynomial backtracking) can cost per file. Literal queries scan every file.
  */
 export const REGEX_MAX_FILE_BYTES = 1024 * 1024;
 /** Longest `text` of a match, in UTF-16 units: a longer line is cut around the match, marked with `…`. */
 export const MAX_MATCH_TEXT_CHARS = 300;
+/** How much of a cut line is kept before the match. */
+const CHARS_BEFORE_MATCH = 100;
 const DEFAULT_LIMIT = 30;
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** Bodies read per statement: enough to amortise the statement, little enough to bound memory. */
@@ -24,11 +26,19 @@ const MAX_VERIFIES = 8;
 const YIELD_EVERY_MS = 25;
 
 export interface TextSearchOptions {
-  /** Treat the query as a JavaScript regular expression (`u` and `m` flags) instead of a literal. Default false. */
+  /**
+   * Treat the query as a JavaScript regular expression instead of a literal. Default false. It
+   * runs with the `m` flag (and `u` unless only the legacy syntax accepts it, e.g. `\:`) against
+   * one line at a time: a match never spans lines, lookarounds do not see the next line, `^`/`$`
+   * anchor at line ends (CRLF included). JavaScript semantics: `\w`, `\d` and `\b` are ASCII.
+   * Inline flags such as `(?i)` are refused (INVALID_ARGUMENT): use `caseSensitive`.
+   */
   readonly regex?: boolean | undefined;
   /**
    * true: exact case; false: ignore case. Default: smart case (as `rg --smart-case`): ignore case
    * unless the query spells an uppercase letter (in a regex, escapes such as `\W` don't count).
+   * Ignoring case, a literal folds ASCII letters only to ASCII (`k` never matches the Kelvin sign);
+   * a regex uses Unicode case folding.
    */
   readonly caseSensitive?: boolean | undefined;
   /** Only files matching these globs (`src/**\/*.ts`, `*.md`) or directory prefixes (`src/store`). */
@@ -62,7 +72,7 @@ export interface TextSearchResult {
   readonly filesWithMatches: number;
   /** Files searched before the scan stopped (all files after the path filter, unless truncated or timed out). */
   readonly filesScanned: number;
-  /** Files not searched because they exceed the regex size cap (`REGEX_MAX_FILE_BYTES`). */
+  /** Files not searched because they exceed the regex size cap (`REGEX_MAX_FILE_BYTES`, 1 MiB on disk). */
   readonly filesSkipped: number;
   /** True when more matching lines existed than `limit` (the scan stopped there). */
   readonly truncated: boolean;
@@ -86,7 +96,7 @@ const intOption = (name: string, value: number | undefined, min: number, max: nu
 /** Cuts a long line to `MAX_MATCH_TEXT_CHARS` around `index` (UTF-16) without splitting a surrogate pair. */
 export function clipLine(text: string, index: number): string {
   if (text.length <= MAX_MATCH_TEXT_CHARS) return text;
-  let start = Math.max(0, Math.min(index - 100, text.length - MAX_MATCH_TEXT_CHARS));
+  let start = Math.max(0, Math.min(index - CHARS_BEFORE_MATCH, text.length - MAX_MATCH_TEXT_CHARS));
   let end = start + MAX_MATCH_TEXT_CHARS;
   if (start > 0 && /[\uDC00-\uDFFF]/.test(text[start]!)) start++;
   if (end < text.length && /[\uDC00-\uDFFF]/.test(text[end]!)) end--;
@@ -138,7 +148,7 @@ function scanLines(
   return { hits };
 }
 
-/** Hits in raw UTF-8 bytes (`hay` is the buffer, or its latin1 decoding: same offsets). */
+/** Hits at byte offsets of `buf` (found in the buffer itself, or in its latin1 decoding, which has the same offsets). */
 function byteRender(buf: Buffer) {
   return (line: number, lineStart: number, at: number, lineEnd: number): Hit => {
     const text = trimCr(buf.toString('utf8', lineStart, lineEnd));
@@ -241,13 +251,81 @@ function* batches(files: readonly ScanFile[]): Generator<ScanFile[]> {
 const pathList = (v: string | readonly string[] | undefined): string[] =>
   (v === undefined ? [] : typeof v === 'string' ? [v] : [...v]).map((s) => String(s).trim()).filter((s) => s !== '');
 
+/** What search_text learned about stored bodies, kept by the engine between calls (a documented cache). */
+export interface TextScanCache {
+  /**
+   * Content hashes whose body has no NUL byte, learned while scanning them. Only these may be
+   * prefiltered in SQL (GLOB, LIKE), which stops reading at a NUL. A hash names immutable content, so
+   * an entry never goes stale; the set is cleared when it passes `MAX_CACHED_HASHES`.
+   */
+  readonly nulFree: Set<string>;
+}
+
+export const createTextScanCache = (): TextScanCache => ({ nulFree: new Set() });
+const MAX_CACHED_HASHES = 1_000_000;
+
+/**
+ * Bodies of one batch. Hashes known to be NUL-free are prefiltered in SQLite when the pattern
+ * has a `prefilter`: only bodies containing it are copied out, the others are ruled out. The rest
+ * are read whole and become `fresh` (scanned in JS, then learned into the cache).
+ */
+function readBatch(store: IndexStore, hashes: readonly string[], p: TextPattern, cache: TextScanCache | undefined): { bodies: Map<string, Buffer>; fresh: Set<string> } {
+  const pre = p.prefilter;
+  const known = pre && cache ? hashes.filter((h) => cache.nulFree.has(h)) : [];
+  const fresh = known.length === 0 ? hashes : hashes.filter((h) => !cache!.nulFree.has(h));
+  return store.read(() => {
+    const bodies = fresh.length > 0 ? store.content.bodies(fresh) : new Map<string, Buffer>();
+    if (known.length > 0) for (const [h, b] of store.content.bodiesContaining(known, pre!.text, pre!.ignoreAsciiCase)) bodies.set(h, b);
+    return { bodies, fresh: new Set(fresh) };
+  });
+}
+
+interface ScanState {
+  readonly matches: TextMatch[];
+  filesWithMatches: number;
+  filesScanned: number;
+  filesSkipped: number;
+  timedOut: boolean;
+}
+
+/** Scans one batch in path order into `state`; false once the limit or the deadline is reached. */
+function scanBatch(store: IndexStore, batch: readonly ScanFile[], p: TextPattern, limit: number, deadline: number, cache: TextScanCache | undefined, state: ScanState): boolean {
+  // a regex cannot be interrupted inside a file: the cap is on the size on disk, known before reading
+  const files = p.regex ? batch.filter((f) => f[2] <= REGEX_MAX_FILE_BYTES) : batch;
+  state.filesSkipped += batch.length - files.length;
+  const { bodies, fresh } = readBatch(store, [...new Set(files.map((f) => f[1]))], p, cache);
+  for (const [path, hash] of files) {
+    if (performance.now() > deadline) {
+      state.timedOut = true;
+      return false;
+    }
+    const buf = bodies.get(hash);
+    if (!buf) {
+      // ruled out by the store (no match), or deleted by an index pass since the listing
+      if (!fresh.has(hash)) state.filesScanned++;
+      continue;
+    }
+    state.filesScanned++;
+    const hits = scanBuffer(buf, p, limit + 1 - state.matches.length);
+    if (cache && fresh.has(hash) && buf.indexOf(0) === -1) {
+      if (cache.nulFree.size >= MAX_CACHED_HASHES) cache.nulFree.clear();
+      cache.nulFree.add(hash);
+    }
+    if (hits.length > 0) state.filesWithMatches++;
+    for (const h of hits) state.matches.push({ path, ...h });
+    if (state.matches.length > limit) return false;
+  }
+  return true;
+}
+
 /**
  * Exact or regex search over the stored text of the indexed files, like ripgrep: one match per
  * matching line, in path then line order, stopping after `limit + 1` lines. Reads file bodies
  * from the store in batches and yields to the event loop between them; a concurrent index pass
- * may be seen part-way (a file deleted meanwhile is skipped).
+ * may be seen part-way (a file deleted meanwhile is skipped). `cache` (the engine's) lets later
+ * calls skip files in SQLite without copying them out.
  */
-export async function searchText(store: IndexStore, query: string, options: TextSearchOptions = {}): Promise<TextSearchResult> {
+export async function searchText(store: IndexStore, query: string, options: TextSearchOptions = {}, cache?: TextScanCache): Promise<TextSearchResult> {
   const started = performance.now();
   const limit = intOption('limit', options.limit, 1, 1000, DEFAULT_LIMIT);
   const timeoutMs = intOption('timeoutMs', options.timeoutMs, 1, 60_000, DEFAULT_TIMEOUT_MS);
@@ -255,38 +333,17 @@ export async function searchText(store: IndexStore, query: string, options: Text
   options.signal?.throwIfAborted();
   const match = pathMatcher(pathList(options.paths));
   const files = store.read(() => store.files.pathsWithHashes()).filter((f) => !match || match(f[0]));
-  const deadline = started + timeoutMs;
-  const matches: TextMatch[] = [];
-  let filesWithMatches = 0;
-  let filesScanned = 0;
-  let filesSkipped = 0;
-  let timedOut = false;
+  const state: ScanState = { matches: [], filesWithMatches: 0, filesScanned: 0, filesSkipped: 0, timedOut: false };
   let lastYield = performance.now();
-  scan: for (const batch of batches(files)) {
-    const bodies = store.read(() => store.content.bodies([...new Set(batch.map((f) => f[1]))]));
-    for (const [path, hash] of batch) {
-      if (performance.now() > deadline) {
-        timedOut = true;
-        break scan;
-      }
-      const buf = bodies.get(hash);
-      if (!buf) continue;
-      if (pattern.regex && buf.length > REGEX_MAX_FILE_BYTES) {
-        filesSkipped++;
-        continue;
-      }
-      filesScanned++;
-      const hits = scanBuffer(buf, pattern, limit + 1 - matches.length);
-      if (hits.length > 0) filesWithMatches++;
-      for (const h of hits) matches.push({ path, ...h });
-      if (matches.length > limit) break scan;
-    }
+  for (const batch of batches(files)) {
+    if (!scanBatch(store, batch, pattern, limit, started + timeoutMs, cache, state)) break;
     if (performance.now() - lastYield >= YIELD_EVERY_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       options.signal?.throwIfAborted();
       lastYield = performance.now();
     }
   }
+  const { matches, filesWithMatches, filesScanned, filesSkipped, timedOut } = state;
   return {
     query,
     matches: matches.slice(0, limit),

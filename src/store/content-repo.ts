@@ -7,12 +7,17 @@ export class ContentRepo {
   private readonly sliceStmt;
   private readonly textStmt;
   private readonly bodiesStmt;
+  private readonly bodiesLikeStmt;
+  private readonly bodiesGlobStmt;
 
   constructor(db: Db) {
     this.putStmt = db.prepare<[string, Buffer]>('INSERT INTO content(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO NOTHING');
     this.deleteStmt = db.prepare<[string]>('DELETE FROM content WHERE hash = ?');
     this.textStmt = db.prepare<[string], { body: Buffer }>('SELECT body FROM content WHERE hash = ?');
     this.bodiesStmt = db.prepare<[string], { hash: string; body: Buffer }>('SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value');
+    const containing = 'SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value WHERE CAST(c.body AS TEXT)';
+    this.bodiesLikeStmt = db.prepare<[string, string], { hash: string; body: Buffer }>(`${containing} LIKE ? ESCAPE '\\'`);
+    this.bodiesGlobStmt = db.prepare<[string, string], { hash: string; body: Buffer }>(`${containing} GLOB ?`);
     this.sliceStmt = db.prepare<[number, number, string], { text: Buffer }>('SELECT substr(body, ?, ?) AS text FROM content WHERE hash = ?');
   }
 
@@ -41,6 +46,20 @@ export class ContentRepo {
   bodies(hashes: readonly string[]): Map<string, Buffer> {
     const out = new Map<string, Buffer>();
     for (const row of this.bodiesStmt.all(JSON.stringify(hashes))) out.set(row.hash, row.body);
+    return out;
+  }
+
+  /**
+   * Bodies among `hashes` that contain `text` (exactly, or ignoring the case of ASCII letters only:
+   * SQL GLOB or LIKE), without copying the others out of SQLite. Both read a body only up to its
+   * first NUL byte: a body with a NUL may be missed, so pass only hashes known to be NUL-free.
+   */
+  bodiesContaining(hashes: readonly string[], text: string, ignoreAsciiCase: boolean): Map<string, Buffer> {
+    const out = new Map<string, Buffer>();
+    const rows = ignoreAsciiCase
+      ? this.bodiesLikeStmt.all(JSON.stringify(hashes), `%${text.replace(/[\\%_]/g, '\\$&')}%`)
+      : this.bodiesGlobStmt.all(JSON.stringify(hashes), `*${text.replace(/[*?[]/g, '[$&]')}*`);
+    for (const row of rows) out.set(row.hash, row.body);
     return out;
   }
 }

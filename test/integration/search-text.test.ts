@@ -1,6 +1,10 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
+import { contentHash } from '../../src/core/hash.js';
 import { createEngine, type Engine, type TextSearchResult } from '../../src/index.js';
+import { clipLine, createTextScanCache, searchText } from '../../src/search/text-search.js';
+import { IndexStore } from '../../src/store/index-store.js';
 import type { Envelope } from '../../src/tools/envelope.js';
 import { runTool } from '../../src/tools/run-tool.js';
 import type { ToolContext } from '../../src/tools/tool.js';
@@ -166,6 +170,93 @@ describe('searchText regex size cap', () => {
       }
     } finally {
       t.cleanup();
+    }
+  });
+});
+
+/** A store holding exactly `files` (path → text), as an index pass would leave it. */
+function storeWith(dir: string, files: ReadonlyArray<readonly [string, string]>): IndexStore {
+  const store = IndexStore.open(join(dir, `p${Math.random().toString(36).slice(2)}.db`), { create: true });
+  store.transaction(() => {
+    for (const [path, text] of files) {
+      const bytes = Buffer.from(text, 'utf8');
+      const hash = contentHash(bytes);
+      store.content.putBytes(hash, bytes);
+      store.files.upsert({
+        path, language: 'text', contentType: 'text', size: bytes.length, mtimeMs: 0, hash, encoding: 'utf-8', lineCount: 1,
+        featureVersion: 1, indexedAtMs: 0, parser: 'window', fallback: null, metadata: null,
+      });
+    }
+  });
+  return store;
+}
+
+const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/** Every matching line of every file, by path then line, tested one line at a time. */
+function naiveSearch(files: ReadonlyArray<readonly [string, string]>, query: string, regex: boolean, cs: boolean): Array<{ path: string; line: number; column: number; text: string }> {
+  const re = regex ? new RegExp(query, cs ? 'mu' : 'imu') : cs ? undefined : new RegExp(esc(query), 'i');
+  const out: Array<{ path: string; line: number; column: number; text: string }> = [];
+  for (const [path, text] of [...files].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const lines = text.split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    lines.forEach((raw, i) => {
+      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      const at = re ? (re.exec(line)?.index ?? -1) : line.indexOf(query);
+      if (at !== -1) out.push({ path, line: i + 1, column: at + 1, text: clipLine(line, at) });
+    });
+  }
+  return out;
+}
+
+describe('searchText over a real store against a naive oracle', () => {
+  // NUL bytes included: the SQL LIKE prefilter stops at a NUL, so such bodies must never be prefiltered
+  const chars = ['a', 'b', 'A', 'B', 'k', '\u212A', 's', 'é', 'É', '😀', ' ', '_', '%', '\\', '(', '*', '?', '[', '\0', '\r', '1'];
+  const text = fc.array(fc.constantFrom(...chars, '\n', '\n', '\r\n'), { maxLength: 40 }).map((a) => a.join(''));
+  const corpus = fc.uniqueArray(fc.tuple(fc.constantFrom('a.txt', 'b/c.txt', 'b/d.ts', 'e.md', 'f'), text), { minLength: 1, maxLength: 5, selector: (f) => f[0] });
+  const literal = fc.array(fc.constantFrom(...chars.filter((c) => c !== '\r')), { minLength: 1, maxLength: 3 }).map((a) => a.join(''));
+  const regex = fc.constantFrom('a+b', 'a\\s*b', '^a', 'b$', '[ab]{2}', '\\d', 'A[^b]*b', '%_', '\\\\', '(?<=a)b', '\\0a', 'é|É', 'k', '\\bb', 'a\\*', '\\[b', '\\?');
+  const query = fc.oneof(literal.map((q) => ({ q, regex: false })), regex.map((q) => ({ q, regex: true })));
+  let t: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    t = tempDir();
+  });
+  afterAll(() => t.cleanup());
+
+  it('cold and warm (LIKE-prefiltered) scans both equal the oracle, with limit and truncation', async () => {
+    await fc.assert(
+      fc.asyncProperty(corpus, fc.array(fc.tuple(query, fc.boolean()), { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 8 }), async (files, queries, limit) => {
+        const store = storeWith(t.dir, files);
+        const cache = createTextScanCache();
+        try {
+          for (let round = 0; round < 2; round++) {
+            for (const [{ q, regex }, cs] of queries) {
+              const expected = naiveSearch(files, q, regex, cs);
+              const r = await searchText(store, q, { regex, caseSensitive: cs, limit }, cache);
+              expect(r.matches).toEqual(expected.slice(0, limit));
+              expect(r.truncated).toBe(expected.length > limit);
+            }
+          }
+        } finally {
+          store.close();
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('the store prefilter ignores ASCII case only when asked, and nothing else (the premise of skipping files there)', () => {
+    const body = 'Ünïcode ÉCOLE ABC *x? [y]';
+    const store = storeWith(t.dir, [['x', body]]);
+    try {
+      const hash = contentHash(Buffer.from(body));
+      const has = (text: string, ignoreAsciiCase: boolean): boolean => store.content.bodiesContaining([hash], text, ignoreAsciiCase).has(hash);
+      expect([has('abc', true), has('abc', false), has('ABC', false)]).toEqual([true, false, true]);
+      expect([has('école', true), has('ÉCOLE', true), has('ünïcode', true)]).toEqual([false, true, false]);
+      // wildcards are literal
+      expect([has('a_c', true), has('%', true), has('A?C', false), has('*', false), has('[y]', false), has('[a]', false)]).toEqual([false, false, false, true, true, false]);
+    } finally {
+      store.close();
     }
   });
 });

@@ -171,12 +171,12 @@ describe('search_text scanner', () => {
     expect(requiredRuns('(foo|bar)baz')).toEqual(['baz']);
     expect(requiredRuns('\\x41BC\\u0044E\\p{L}F\\k<n>G')).toEqual(['BC', 'E', 'F', 'G']);
     expect(requiredRuns('[abc]def\\.g')).toEqual(['def.g']);
-    expect(requiredLiteral('Kind_of', true)).toEqual({ kind: 'bytes', bytes: Buffer.from('Kind_of') });
+    expect(requiredLiteral('Kind_of', true)).toEqual({ kind: 'bytes', text: 'Kind_of', bytes: Buffer.from('Kind_of') });
     // k and s also match the Kelvin sign and long s under `iu`: split there
     const ci = requiredLiteral('kind_of_ascii', false);
     expect(ci?.kind).toBe('ascii-ci');
     expect(ci?.kind === 'ascii-ci' && ci.re.source).toBe('ind_of_a');
-    expect(requiredLiteral('::', false)).toEqual({ kind: 'bytes', bytes: Buffer.from('::') });
+    expect(requiredLiteral('::', false)).toEqual({ kind: 'bytes', text: '::', bytes: Buffer.from('::') });
   });
 });
 
