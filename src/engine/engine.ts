@@ -3,23 +3,19 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { EngineError } from '../core/errors.js';
 import { silentLogger, systemClock, type Clock, type Logger } from '../core/logger.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
-import type { ConfigInput } from '../config/schema.js';
 import type { DryRunReport } from '../indexer/dry-run.js';
 import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
 import type { IndexReport } from '../indexer/index-report.js';
-import type { IndexProgress, ProgressListener } from '../indexer/progress.js';
+import type { ProgressListener } from '../indexer/progress.js';
 import { lexicalSearch } from '../search/lexical-search.js';
 import { MAX_QUERY_BYTES } from '../search/query-parse.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
 import { findReferences, type ReferencesResult } from '../search/references.js';
 import { createTextScanCache, searchText, type TextSearchOptions, type TextSearchResult } from '../search/text-search.js';
 import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
-import type { SearchFilters } from '../search/filters.js';
 import type { RerankMeta, SearchResponse, SearchResult } from '../search/search-result.js';
 import type { Reranker } from '../rerank/reranker.js';
 import { IndexStore } from '../store/index-store.js';
-import type { ListedFile } from '../store/file-repo.js';
-import type { SymbolRow } from '../store/structure-repo.js';
 import { formatSymbolId, resolveSymbolId } from '../search/symbol-id.js';
 import { pathMatcher } from '../search/filters.js';
 import { readFileSlice, type FileSlice, type ReadFileOptions } from '../workspace/files.js';
@@ -28,176 +24,15 @@ import { ConfirmationTokens } from '../workspace/confirmation.js';
 import type { WalkOptions } from '../discover/walk.js';
 import { WriterLock, type LockOwner } from '../store/writer-lock.js';
 import { EMPTY_STRUCTURE, SEMANTIC_UNAVAILABLE, type StatusReport } from './status.js';
+import type {
+  ApplyChangeOptions, Engine, EngineOptions, FileListing, IndexOptions, ListFilesOptions, MintTokenOptions,
+  ReferenceOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions,
+} from './engine-api.js';
 
-/** Options of `createEngine`. Give a root, a db, or both. */
-export interface EngineOptions {
-  /** Project root to index. Optional when `db` names an existing index (its root is stored in it). */
-  readonly root?: string | undefined;
-  /** Index database path. Default: the user cache dir, keyed by the root's real path. */
-  readonly db?: string | undefined;
-  /** Config overrides, applied over the project's scry.config.json. */
-  readonly config?: ConfigInput | undefined;
-  readonly logger?: Logger | undefined;
-  readonly clock?: Clock | undefined;
-  /** Environment for SCRY_* variables (tests pass their own). Default: process.env. */
-  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
-}
-
-export interface IndexOptions {
-  readonly onProgress?: ((event: IndexProgress) => void) | undefined;
-  /** Called while waiting for another process's writer lock. */
-  readonly onLockWait?: ((owner: { pid: number }) => void) | undefined;
-  /** Delete the database first and index from scratch (recovers from corrupt or too-new indexes). */
-  readonly rebuild?: boolean | undefined;
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * Re-check only these files (relative to the root, or absolute inside it) instead of walking
-   * the tree: each is indexed, updated, or removed if deleted or now excluded. For editors and
-   * watchers that know what changed. A directory among them makes it a full pass.
-   */
-  readonly paths?: readonly string[] | undefined;
-}
-
-export interface SearchOptions extends SearchFilters {
-  /** Results to return. Range 1–1000; default from config (10). */
-  readonly limit?: number | undefined;
-  /** One result per file (its best chunk) instead of one per chunk. */
-  readonly files?: boolean | undefined;
-  /** Lines per snippet. Range 1–50; default 4. */
-  readonly snippetLines?: number | undefined;
-  /** Rerank the first results with the configured model (config `rerank`). Default true; no effect without a reranker. */
-  readonly rerank?: boolean | undefined;
-  /** Attach `why` to each result: its BM25 score and every prior or structural step that changed it. */
-  readonly explain?: boolean | undefined;
-  /** Cancels a model rerank in flight (results then keep the lexical order). */
-  readonly signal?: AbortSignal | undefined;
-}
-
-export interface SymbolOptions {
-  /** Only these kinds (`function`, `class`, `method`...); `any` or none for all. */
-  readonly kind?: string | readonly string[] | undefined;
-  /** Results to return. Range 1–1000; default 20. */
-  readonly limit?: number | undefined;
-}
-
-export interface ReferenceOptions {
-  /** References to return. Range 1–5000; default 50. */
-  readonly limit?: number | undefined;
-}
-
-export interface Engine {
-  readonly root: string;
-  readonly dbPath: string;
-  readonly config: ResolvedConfig;
-  /** Builds or refreshes the index incrementally. One writer per index across processes. */
-  index(options?: IndexOptions): Promise<IndexReport>;
-  /** What an index pass would take and leave out; writes nothing. */
-  preview(): Promise<DryRunReport>;
-  /** True once a database file exists at dbPath. */
-  hasIndex(): boolean;
-  /** True once an index pass has completed at dbPath (cheap: one meta lookup). */
-  isIndexed(): boolean;
-  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
-  /**
-   * Definitions by name: exact, then prefix, then typo-tolerant matches; `Foo.bar` (or `Foo::bar`,
-   * `Foo#bar`) restricts to members of `Foo`.
-   */
-  symbols(name: string, options?: SymbolOptions): Promise<SymbolHit[]>;
-  /** Occurrences of an identifier by name (not type-resolved), grouped by file, definitions first. */
-  references(name: string, options?: ReferenceOptions): Promise<ReferencesResult>;
-  /** One file's definitions, imports (resolved to repository files), importers and tests. */
-  outline(path: string): Promise<FileOutline>;
-  status(): StatusReport;
-  /** A line range of a file as it is on disk now. Only files the index would include: links resolved inside the root, secrets refused. */
-  readFile(path: string, options?: ReadFileOptions): Promise<FileSlice>;
-  /** Indexed files, in path order, optionally only those matching globs. */
-  listFiles(options?: ListFilesOptions): Promise<FileListing>;
-  /**
-   * A definition by id (`path#Container.name@line`, from `formatSymbolId`) or by plain name, with
-   * its source text and the other definitions of that name.
-   */
-  symbol(id: string, options?: { maxLines?: number }): Promise<SymbolDefinition>;
-  /**
-   * Code like a snippet. Lexical similarity (the snippet's distinctive identifiers) until an
-   * embedding provider is configured; `meta.mode` says which.
-   */
-  similar(snippet: string, options?: SimilarOptions): Promise<SearchResponse>;
-  // --- text search (search_text) ---
-  /**
-   * Exact text (or, with `regex`, a JavaScript regex) in the indexed files' stored text, like
-   * ripgrep: one match per matching line, by path then line. Smart case by default. Stops after
-   * `limit` lines (`truncated`) or `timeoutMs` (`timedOut`, checked between files: a regex cannot
-   * be interrupted inside a file, so regex mode skips files over 1 MiB, counted in `filesSkipped`).
-   */
-  searchText(query: string, options?: TextSearchOptions): Promise<TextSearchResult>;
-  // --- changes (write tools) ---
-  /**
-   * Validates a change against the files as they are now (paths inside the root and indexable,
-   * hunks applying exactly) and returns it as a canonical diff with its hash. Writes nothing.
-   */
-  proposeChange(request: ChangeRequest): Promise<ProposedChange>;
-  /**
-   * Applies a change: validates it again, then without a token throws CONFIRMATION_REQUIRED (data:
-   * `hash`, `diff`, `files`); with a token minted by `mintConfirmationToken` for this workspace
-   * (and, if bound, for this change's hash) consumes it, writes every file or none, and re-indexes
-   * the touched paths. A refused token (TOKEN_INVALID) writes nothing and is not consumed.
-   */
-  applyChange(request: ChangeRequest, options?: ApplyChangeOptions): Promise<AppliedChange>;
-  /**
-   * A single-use confirmation token for `applyChange`. For the host (a UI, after a person said yes,
-   * or an autonomous agent mode), never for a tool. Bind it to a proposal's `hash` to allow only
-   * that change.
-   */
-  mintConfirmationToken(options?: MintTokenOptions): string;
-  close(): void;
-}
-
-export interface ApplyChangeOptions {
-  /** A token from `mintConfirmationToken`; without one the change is only staged. */
-  readonly confirmationToken?: string | undefined;
-}
-
-export interface MintTokenOptions {
-  /** Allow only the change with this hash (`ProposedChange.hash`). Default: any change in this workspace. */
-  readonly hash?: string | undefined;
-  /** Life of the token in milliseconds. Range 1–600,000; default 60,000. */
-  readonly ttlMs?: number | undefined;
-}
-
-export interface ListFilesOptions {
-  /** Globs (`src/**\/*.ts`, `*.md`) or directory prefixes; none lists everything. */
-  readonly glob?: string | readonly string[] | undefined;
-  /** Files to return. Range 1–10,000; default 200. */
-  readonly limit?: number | undefined;
-  /** Include paths with a segment starting with `.` (`.github/workflows/ci.yml`). Default false. */
-  readonly includeHidden?: boolean | undefined;
-}
-
-export interface FileListing {
-  readonly files: ReadonlyArray<ListedFile>;
-  /** Files matching before `limit`. */
-  readonly total: number;
-}
-
-export interface SimilarOptions {
-  readonly language?: string | undefined;
-  /** Leave out results from this file (where the snippet came from). */
-  readonly excludeFile?: string | undefined;
-  /** Results. Range 1–100; default 5. */
-  readonly limit?: number | undefined;
-}
-
-/** A definition with its code. */
-export interface SymbolDefinition {
-  readonly id: string;
-  readonly symbol: SymbolRow;
-  /** The definition's source lines (at most `maxLines`, default 200), from the index. */
-  readonly text: string;
-  /** True when the definition is longer than the text returned. */
-  readonly truncated: boolean;
-  /** Other definitions the id could mean (same name elsewhere), as ids. */
-  readonly alternatives: readonly string[];
-}
+export type {
+  ApplyChangeOptions, Engine, EngineOptions, FileListing, IndexOptions, ListFilesOptions, MintTokenOptions,
+  ReferenceOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions,
+} from './engine-api.js';
 
 function rootFromDb(dbPath: string): string {
   const store = IndexStore.open(dbPath, { create: false });
