@@ -36,6 +36,8 @@ describe('agent tools over a real index', () => {
     expectEnvelope(env);
     return env;
   };
+  // envelope data is JSON of many shapes: tests read it loosely and assert on the values
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const data = (env: Envelope): Record<string, any> => env.data as Record<string, any>;
 
   beforeAll(async () => {
@@ -241,7 +243,7 @@ describe('agent tools over a real index', () => {
     expect(kept).toBeLessThan(n);
     // whole results, in rank order: the kept ones are the first ones, unchanged
     expect(data(cut).results).toEqual(data(full).results.slice(0, kept));
-    expect(cut.meta.omitted).toEqual([{ field: 'results', count: n - kept, items: data(full).results.slice(kept).map((r: any) => `${r.path}:${r.start_line}-${r.end_line}`) }]);
+    expect(cut.meta.omitted).toEqual([{ field: 'results', count: n - kept, items: data(full).results.slice(kept).map((r: { path: string; start_line: number; end_line: number }) => `${r.path}:${r.start_line}-${r.end_line}`) }]);
   });
 
   it('max_tokens cuts read_file at a line boundary; too small a budget is too_large', async () => {
