@@ -44,7 +44,7 @@ export const errorCatalogue = {
   PATCH_CONFLICT: { message: 'the change does not apply to {path}: {reason}', hint: 'read the file again and rebuild the change against its current text' },
   CONFIRMATION_REQUIRED: { message: 'the change is staged, not applied: it needs a confirmation token for hash {hash}', hint: 'show the diff to the user; the host mints a token (engine.mintConfirmationToken) and calls again with it' },
   TOKEN_INVALID: { message: 'confirmation token rejected: {reason}', hint: 'tokens are single-use, expire, and are bound to one workspace and optionally one change hash' },
-  TOO_LARGE: { message: '{what} is {bytes} bytes; the limit is {limit}' },
+  TOO_LARGE: { message: '{what} is too large: {size} {unit}; the limit is {limit}' },
   INTERNAL: { message: 'internal error: {reason}', hint: 'please report this with the command you ran' },
 } as const satisfies Record<string, { message: string; hint?: string }>;
 

@@ -123,7 +123,7 @@ export function prepareChange(walk: WalkOptions, request: ChangeRequest, knownPa
   const writes = changes.map((c): FileWrite => {
     const file = source.files.get(c.path)!;
     const content = c.status === 'deleted' ? null : encode(c.after, file.bom);
-    if (content && content.length > walk.maxFileBytes) throw new EngineError('TOO_LARGE', { what: `${c.path} after the change`, bytes: content.length, limit: walk.maxFileBytes });
+    if (content && content.length > walk.maxFileBytes) throw new EngineError('TOO_LARGE', { what: `${c.path} after the change`, size: content.length, unit: 'bytes', limit: walk.maxFileBytes });
     return { rel: c.path, abs: file.abs, expected: file.bytes ?? null, content, mode: file.mode };
   });
   const modes = new Map([...source.files].map(([rel, f]) => [rel, f.mode]));

@@ -38,10 +38,10 @@ interface Span {
  */
 export function applyTextEdits(path: string, text: string, edits: readonly TextEdit[]): string {
   if (!Array.isArray(edits) || edits.length === 0) throw new EngineError('PATCH_INVALID', { reason: 'edits must be a non-empty list' });
-  if (edits.length > MAX_EDITS) throw new EngineError('TOO_LARGE', { what: `the edit list (${edits.length} edits; at most ${MAX_EDITS} per call)`, bytes: editBytes(edits), limit: MAX_REPLACEMENT_BYTES, count: edits.length, maxEdits: MAX_EDITS });
+  if (edits.length > MAX_EDITS) throw new EngineError('TOO_LARGE', { what: 'the edit list', size: edits.length, unit: 'edits', limit: MAX_EDITS, count: edits.length, maxEdits: MAX_EDITS });
   edits.forEach(checkShape);
   const bytes = editBytes(edits);
-  if (bytes > MAX_REPLACEMENT_BYTES) throw new EngineError('TOO_LARGE', { what: 'the replacement text of the edits', bytes, limit: MAX_REPLACEMENT_BYTES });
+  if (bytes > MAX_REPLACEMENT_BYTES) throw new EngineError('TOO_LARGE', { what: 'the replacement text of the edits', size: bytes, unit: 'bytes', limit: MAX_REPLACEMENT_BYTES });
   const lines = lineTable(text);
   const spans = edits
     .map((edit, index): Span => ({ index, start: offsetOf(path, text, lines, edit, index, 'start'), end: offsetOf(path, text, lines, edit, index, 'end'), edit }))

@@ -56,7 +56,7 @@ export interface TextSource {
 export function parseUnifiedDiff(diff: string): FilePatch[] {
   if (typeof diff !== 'string') throw invalid('the diff must be a string');
   const bytes = Buffer.byteLength(diff, 'utf8');
-  if (bytes > MAX_DIFF_BYTES) throw new EngineError('TOO_LARGE', { what: 'the diff', bytes, limit: MAX_DIFF_BYTES });
+  if (bytes > MAX_DIFF_BYTES) throw new EngineError('TOO_LARGE', { what: 'the diff', size: bytes, unit: 'bytes', limit: MAX_DIFF_BYTES });
   if (diff.trim() === '') throw invalid('the diff is empty');
   const lines = diff.split('\n');
   prescan(lines);
