@@ -1,4 +1,5 @@
 import { isEngineError, type Clock, type Engine, type IndexProgress, type Logger } from '../index.js';
+import type { HostFreshness } from '../tools/tool.js';
 
 /** Default minimum time between background index passes (`--refresh-interval`). */
 export const DEFAULT_REFRESH_INTERVAL_MS = 30_000;
@@ -100,6 +101,12 @@ export class IndexRefresher {
     if (this.closed || this.running) return;
     if (this.clock.now() - this.lastEndedAt < this.intervalMs) return;
     this.run();
+  }
+
+  /** The host's view of freshness, for index_status. */
+  freshness(): HostFreshness {
+    const ended = Number.isFinite(this.lastEndedAt) ? new Date(this.lastEndedAt).toISOString() : null;
+    return { indexing: this.running !== undefined, lastRefreshAt: ended, lastError: this.lastError ?? null, mode: `background pass on start, then at most every ${Math.round(this.intervalMs / 1000)} s when tools are used` };
   }
 
   /** What every tool result should say about the index right now. */

@@ -58,6 +58,7 @@ export function scryServerFactory(options: ScryServerOptions): () => Server {
         onProgress: progress?.tool,
         ready: refresher ? () => refresher.ready({ signal: extra.signal, onProgress: progress?.index }) : undefined,
         warnings: refresher ? () => refresher.warnings() : undefined,
+        freshness: refresher ? () => refresher.freshness() : undefined,
       };
       // applied writes re-index their own files (engine); other edits arrive with the next refresh
       return toCallToolResult(await runTool(name, args, ctx), args);

@@ -66,9 +66,11 @@ describe('IndexRefresher', () => {
     const c = clock();
     const { engine, passes, last } = fakeEngine(true);
     const r = new IndexRefresher(engine, { intervalMs: 30_000, clock: c });
+    expect(r.freshness()).toMatchObject({ indexing: false, lastRefreshAt: null, lastError: null });
     r.start();
     r.touch(); // a pass is running
     expect(passes).toHaveLength(1);
+    expect(r.freshness().indexing).toBe(true);
     last().finish();
     await tick();
     c.advance(29_999);
@@ -111,6 +113,7 @@ describe('IndexRefresher', () => {
     last().finish(new EngineError('INDEX_LOCKED', { pid: 7 }));
     await r.ready();
     expect(r.warnings()).toEqual(['index refresh failed: another scry process (pid 7) is writing this index']);
+    expect(r.freshness()).toMatchObject({ indexing: false, lastError: 'another scry process (pid 7) is writing this index', lastRefreshAt: new Date(c.now()).toISOString() });
     expect(logged).toHaveLength(1);
     c.advance(10);
     r.touch();

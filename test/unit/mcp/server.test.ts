@@ -92,6 +92,15 @@ describe('MCP server (in-process)', () => {
     }
   });
 
+  it('index_status shows the server\'s own freshness: its last pass and how it refreshes', async () => {
+    const result = await client.callTool({ name: 'index_status', arguments: {} });
+    const envelope = result.structuredContent as { ok: boolean; data: { freshness: { indexing: boolean; last_refresh_at: string | null; mode: string } } };
+    expect(envelope.ok).toBe(true);
+    expect(envelope.data.freshness.indexing).toBe(false);
+    expect(envelope.data.freshness.last_refresh_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(envelope.data.freshness.mode).toMatch(/at most every 30 s/);
+  });
+
   it('hides the write tools under the read-only policy', async () => {
     const ro = await connect({ engine, writePolicy: 'read-only' });
     try {
