@@ -84,3 +84,19 @@ describe('scry tool / scry tools', () => {
     expect(read.inputSchema.properties.max_tokens.type).toBe('integer');
   });
 });
+
+describe('scry mcp flags', () => {
+  it('refuses contradictory or misplaced flags before serving anything', async () => {
+    const t = tempDir();
+    try {
+      const both = await runCli(['mcp', '--read-only', '--allow-writes', '--root', t.dir], { cwd: t.dir });
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/allow-writes.*contradicts --read-only/);
+      const port = await runCli(['mcp', '--port', '9999', '--root', t.dir], { cwd: t.dir });
+      expect(port.code).toBe(2);
+      expect(port.stderr).toMatch(/only applies with --http/);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
