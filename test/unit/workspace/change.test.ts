@@ -1,20 +1,10 @@
 import { chmodSync, lstatSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EngineError } from '../../../src/core/errors.js';
 import type { WalkOptions } from '../../../src/discover/walk.js';
 import { commitChange, confirmationRequired, prepareChange } from '../../../src/workspace/change.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
-
-function caught(fn: () => unknown): EngineError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(EngineError);
-    return err as EngineError;
-  }
-  throw new Error('expected an EngineError');
-}
+import { caught } from '../../helpers/caught.js';
 
 describe('changes on disk: validate, propose, commit', () => {
   let t: ReturnType<typeof tempDir>;

@@ -1,17 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EngineError } from '../../../src/core/errors.js';
 import { applyTextEdits, MAX_EDITS, type TextEdit } from '../../../src/workspace/text-edits.js';
-
-function caught(fn: () => unknown): EngineError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(EngineError);
-    return err as EngineError;
-  }
-  throw new Error('expected an EngineError');
-}
+import { caught } from '../../helpers/caught.js';
 
 const edit = (startLine: number, startCol: number, endLine: number, endCol: number, replacement: string): TextEdit => ({ startLine, startCol, endLine, endCol, replacement });
 

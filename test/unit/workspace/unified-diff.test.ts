@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EngineError } from '../../../src/core/errors.js';
 import { applyUnifiedDiff, MAX_DIFF_BYTES, parseUnifiedDiff } from '../../../src/workspace/unified-diff.js';
 import { memorySource } from './memory-source.js';
+import { caught } from '../../helpers/caught.js';
 
 const TEN = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n';
-
-/** The EngineError `fn` throws (fails the test when it throws something else or nothing). */
-function caught(fn: () => unknown): EngineError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(EngineError);
-    return err as EngineError;
-  }
-  throw new Error('expected an EngineError');
-}
 
 const apply = (diff: string, files: Record<string, string>) => applyUnifiedDiff(diff, memorySource(files));
 
