@@ -16,7 +16,7 @@ import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '..
 import type { RerankMeta, SearchResponse, SearchResult } from '../search/search-result.js';
 import type { Reranker } from '../rerank/reranker.js';
 import { IndexStore } from '../store/index-store.js';
-import { formatSymbolId, resolveSymbolId } from '../search/symbol-id.js';
+import { formatSymbolId, parseSymbolId, resolveSymbolId } from '../search/symbol-id.js';
 import { pathMatcher } from '../search/filters.js';
 import { readFileSlice, type FileSlice, type ReadFileOptions } from '../workspace/files.js';
 import { commitChange, confirmationRequired, prepareChange, type AppliedChange, type ChangeRequest, type ProposedChange } from '../workspace/change.js';
@@ -312,8 +312,7 @@ class EngineImpl implements Engine {
     const rows = resolveSymbolId(store, id);
     const best = rows[0];
     if (!best) {
-      const name = id.slice(id.lastIndexOf('#') + 1).replace(/@\d+$/, '').split('.').pop() ?? id;
-      const near = name.trim() === '' ? [] : await this.symbols(name, { limit: 5 }).catch(() => []);
+      const near = await this.symbols(parseSymbolId(id).name, { limit: 5 }).catch(() => []);
       throw new EngineError('SYMBOL_NOT_FOUND', { id, suggestions: near.map(formatSymbolId) });
     }
     const lines = best.endLine - best.startLine + 1;
@@ -346,6 +345,10 @@ class EngineImpl implements Engine {
   }
 
   private tokens: ConfirmationTokens | undefined;
+  /** The tokens this engine minted (in memory: a token is only good in the process that minted it). */
+  private confirmations(): ConfirmationTokens {
+    return (this.tokens ??= new ConfirmationTokens(this.root, this.clock));
+  }
 
   async proposeChange(request: ChangeRequest): Promise<ProposedChange> {
     if (this.closed) throw new EngineError('CLOSED');
@@ -357,8 +360,7 @@ class EngineImpl implements Engine {
     // validated again, then the token checked against this very change's hash
     const prepared = prepareChange(this.walkOptions, request, this.indexedPaths);
     if (options.confirmationToken === undefined) throw confirmationRequired(prepared.proposal);
-    this.tokens ??= new ConfirmationTokens(this.root, this.clock);
-    this.tokens.consume(options.confirmationToken, { root: this.root, hash: prepared.proposal.hash });
+    this.confirmations().consume(options.confirmationToken, { root: this.root, hash: prepared.proposal.hash });
     commitChange(prepared);
     if (!this.isIndexed()) return { ...prepared.proposal, reindexed: 0 };
     try {
@@ -372,8 +374,7 @@ class EngineImpl implements Engine {
 
   mintConfirmationToken(options: MintTokenOptions = {}): string {
     if (this.closed) throw new EngineError('CLOSED');
-    this.tokens ??= new ConfirmationTokens(this.root, this.clock);
-    return this.tokens.mint(options);
+    return this.confirmations().mint(options);
   }
 
   private readonly textScanCache = createTextScanCache();

@@ -3,11 +3,10 @@ import { formatPatch, structuredPatch, type StructuredPatch } from 'diff';
 import { EngineError } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
 import { decodeText } from '../discover/decode.js';
-import { looksSecret } from '../discover/denylist.js';
 import type { WalkOptions } from '../discover/walk.js';
 import { writeAllOrNothing, type FileWrite, type WriteFs } from './atomic-write.js';
 import { withSuggestions } from './files.js';
-import { guardPath } from './path-guard.js';
+import { guardPath, refuseSecretContent } from './path-guard.js';
 import { applyTextEdits, type TextEdit } from './text-edits.js';
 import { applyUnifiedDiff, type FileChange, type FileStatus, type TextSource } from './unified-diff.js';
 
@@ -100,7 +99,7 @@ class DiskSource implements TextSource {
     const bom = bytes.subarray(0, 3).equals(BOM);
     const text = decoded.ok ? decoded.text : new TextDecoder('utf-8').decode(bytes);
     if (!encode(text, bom).equals(bytes)) throw new EngineError('PATCH_CONFLICT', { path: rel, reason: 'it is not valid UTF-8, so rewriting it would change bytes the change does not touch' });
-    if (looksSecret(rel, text)) throw new EngineError('PATH_DENIED', { path: rel, reason: 'its content looks like a secret (a private key or a registry token)' });
+    refuseSecretContent(rel, text);
     this.files.set(rel, { abs, bytes, bom, mode });
     return text;
   }

@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { distance } from 'fastest-levenshtein';
 import { EngineError } from '../core/errors.js';
-import { looksSecret } from '../discover/denylist.js';
 import type { WalkOptions } from '../discover/walk.js';
 import { decodeText } from '../discover/decode.js';
-import { guardPath } from './path-guard.js';
+import { guardPath, refuseSecretContent } from './path-guard.js';
 
 export interface ReadFileOptions {
   /** First line, 1-based. Default 1. */
@@ -50,7 +49,7 @@ export function readFileSlice(walk: WalkOptions, path: string, options: ReadFile
   }
   const decoded = decodeText(bytes);
   if (!decoded.ok) throw new EngineError('PATH_DENIED', { path: guarded.rel, reason: decoded.reason === 'binary' ? 'it is a binary file' : 'it is minified or generated (lines too long to read)' });
-  if (looksSecret(guarded.rel, decoded.text)) throw new EngineError('PATH_DENIED', { path: guarded.rel, reason: 'its content looks like a secret (a private key or a registry token)' });
+  refuseSecretContent(guarded.rel, decoded.text);
   const lines = decoded.text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const total = lines.length;

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import { EngineError } from '../core/errors.js';
 import type { FileCandidate, SkipReason } from '../core/file.js';
+import { looksSecret } from '../discover/denylist.js';
 import { checkNewPath, checkPaths, isInside, type WalkOptions } from '../discover/walk.js';
 
 /** A path an agent may read or write: inside the root after resolving links, and one the index would take. */
@@ -80,4 +81,9 @@ export function guardPath(walk: WalkOptions, input: string, options: { allowMiss
   if (verdict === 'symlink_outside_root') throw new EngineError('PATH_OUTSIDE_ROOT', { path: input });
   if (verdict) throw new EngineError('PATH_DENIED', { path: rel, reason: DENIED[verdict] ?? verdict, skip: verdict });
   return { rel, abs: join(walk.root, ...rel.split('/')), exists: false };
+}
+
+/** The content-level secret check every read and write of a file's text passes (private keys, registry tokens). */
+export function refuseSecretContent(rel: string, text: string): void {
+  if (looksSecret(rel, text)) throw new EngineError('PATH_DENIED', { path: rel, reason: 'its content looks like a secret (a private key or a registry token)' });
 }
