@@ -59,17 +59,24 @@ export function smartCase(query: string, regex: boolean): boolean {
   return text !== text.toLowerCase();
 }
 
-/** `(?i)`, `(?-s)`, `(?P<name>...)`: syntax of other regex engines that JavaScript rejects with a vague message. */
-function foreignGroup(source: string): string | undefined {
+/** Positions of the group openings `(` of a regex source: escaped characters and character classes skipped. */
+function groupOpenings(source: string): number[] {
+  const out: number[] = [];
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') i++;
     else if (inClass) inClass = c !== ']';
     else if (c === '[') inClass = true;
-    else if (c === '(' && source[i + 1] === '?' && /[A-Za-z-]/.test(source[i + 2] ?? '')) return source.slice(i, i + 4);
+    else if (c === '(') out.push(i);
   }
-  return undefined;
+  return out;
+}
+
+/** `(?i)`, `(?-s)`, `(?P<name>...)`: syntax of other regex engines that JavaScript rejects with a vague message. */
+function foreignGroup(source: string): string | undefined {
+  const at = groupOpenings(source).find((i) => source[i + 1] === '?' && /[A-Za-z-]/.test(source[i + 2] ?? ''));
+  return at === undefined ? undefined : source.slice(at, at + 4);
 }
 
 /** Index just past the group or class that opens at `i` (escapes and nested classes respected). */
@@ -180,15 +187,7 @@ function prefilterOf(text: string, ignoreAsciiCase: boolean): TextPattern['prefi
 }
 
 function hasLookaround(source: string): boolean {
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(' && /^\?<?[=!]/.test(source.slice(i + 1, i + 4))) return true;
-  }
-  return false;
+  return groupOpenings(source).some((i) => /^\?<?[=!]/.test(source.slice(i + 1, i + 4)));
 }
 
 /** Compiles a regex with the `u` flag, or without it when only the legacy syntax accepts it (`\:`, `\-`). */

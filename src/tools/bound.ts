@@ -20,6 +20,21 @@ export interface BoundSpec<T = unknown> {
   };
 }
 
+/**
+ * The usual `lines` spec: cut `data.text` to its first lines and mark `truncated`; with
+ * `moveEndLine`, `end_line` follows (a file slice), otherwise it keeps naming the whole span (a definition).
+ */
+export function firstLinesOfText(options: { moveEndLine: boolean }): NonNullable<BoundSpec['lines']> {
+  return {
+    field: 'text',
+    keep: (data, keep) => {
+      const d = data as Record<string, unknown> & { text: string; start_line: number };
+      const text = d.text.split('\n').slice(0, keep).join('\n');
+      return { ...d, text, ...(options.moveEndLine ? { end_line: d.start_line + keep - 1 } : {}), truncated: true };
+    },
+  };
+}
+
 export interface BoundLimits {
   readonly maxBytes?: number;
   readonly maxTokens?: number | undefined;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isEngineError, type Engine, type SearchResult } from '../index.js';
+import { firstLinesOfText } from './bound.js';
 import { defineTool, type ToolDefinition } from './tool.js';
 
 const readFile = defineTool({
@@ -16,15 +17,7 @@ const readFile = defineTool({
     max_bytes: z.number().int().min(1024).max(200_000).default(50_000).describe('Byte budget; the slice ends at the last whole line that fits.'),
   },
   readOnly: true,
-  bound: {
-    lines: {
-      field: 'text',
-      keep: (data, keep) => {
-        const d = data as Record<string, unknown> & { text: string; start_line: number };
-        return { ...d, text: d.text.split('\n').slice(0, keep).join('\n'), end_line: d.start_line + keep - 1, truncated: true };
-      },
-    },
-  },
+  bound: { lines: firstLinesOfText({ moveEndLine: true }) },
   handler: async (args, ctx) => {
     const slice = await ctx.engine.readFile(args.path, { startLine: args.start_line, endLine: args.end_line, maxBytes: args.max_bytes });
     const data = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatSymbolId, parseSymbolId, type SymbolRow } from '../index.js';
+import { firstLinesOfText } from './bound.js';
 import { defineTool, type ToolDefinition } from './tool.js';
 
 /** A definition as agents get it, with the id to pass back. */
@@ -55,15 +56,7 @@ const getDefinition = defineTool({
     'Example: {"symbol_id": "src/store/database.ts#IndexStore.open@37"}',
   input: { symbol_id: symbolId },
   readOnly: true,
-  bound: {
-    lines: {
-      field: 'text',
-      keep: (data, keep) => {
-        const d = data as Record<string, unknown> & { text: string; start_line: number };
-        return { ...d, text: d.text.split('\n').slice(0, keep).join('\n'), truncated: true };
-      },
-    },
-  },
+  bound: { lines: firstLinesOfText({ moveEndLine: false }) },
   handler: async (args, ctx) => {
     const def = await ctx.engine.symbol(args.symbol_id);
     return {
