@@ -1,10 +1,9 @@
 /**
  * Dependency direction from ../shared/STYLE.md §2, enforced in `npm run lint`:
- *   core ← config ← { discover | parse | store | embed | rerank } ← { indexer | search | workspace } ← context ← engine
- *        ← src/index.ts ← tools ← { mcp | cli }
- *   watch → indexer, discover; cli → watch
+ *   core ← config ← { discover | parse | store | embed | rerank } ← { indexer | search | workspace | watch }
+ *        ← { context | freshness } ← engine ← src/index.ts ← tools ← { mcp | cli }
  */
-const layers = ['core', 'config', 'discover|parse|store|embed|rerank', 'indexer|search|workspace', 'context', 'engine'];
+const layers = ['core', 'config', 'discover|parse|store|embed|rerank', 'indexer|search|workspace|watch', 'context|freshness', 'engine'];
 
 /** Folders a given folder may NOT import: everything at or to the right of its layer, except itself. */
 function forbiddenFor(index) {
@@ -20,7 +19,7 @@ const layerRules = layers.flatMap((layer, i) => {
       name: `layer-${layer.replace(/\|/g, '-')}-imports-only-left`,
       severity: 'error',
       from: { path: `^src/(${layer})/` },
-      to: { path: `^src/(${right}|tools|eval|mcp|cli|watch)/|^src/index\\.ts$` },
+      to: { path: `^src/(${right}|tools|eval|mcp|cli)/|^src/index\\.ts$` },
     });
   }
   if (layer.includes('|')) {
@@ -46,19 +45,19 @@ module.exports = {
       comment: 'tools, eval, mcp and cli talk to the engine through src/index.ts only',
       severity: 'error',
       from: { path: '^src/(tools|eval|mcp|cli)/' },
-      to: { path: '^src/(config|discover|parse|store|embed|rerank|indexer|search|workspace|context|engine)/' },
+      to: { path: '^src/(config|discover|parse|store|embed|rerank|indexer|search|workspace|watch|context|freshness|engine)/' },
     },
     {
       name: 'eval-not-surfaces',
       severity: 'error',
       from: { path: '^src/eval/' },
-      to: { path: '^src/(tools|mcp|cli|watch)/' },
+      to: { path: '^src/(tools|mcp|cli)/' },
     },
     {
       name: 'tools-only-index',
       severity: 'error',
       from: { path: '^src/tools/' },
-      to: { path: '^src/(mcp|cli|watch)/' },
+      to: { path: '^src/(mcp|cli)/' },
     },
     {
       name: 'no-circular',

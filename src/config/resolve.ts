@@ -4,7 +4,7 @@ import envPaths from 'env-paths';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { DEFAULT_CONFIG } from './defaults.js';
-import type { ChunkConfig, ConfigInput, ConfigOutput, FieldWeights, RankingConfig, RerankConfig } from './schema.js';
+import type { ChunkConfig, ConfigInput, ConfigOutput, FieldWeights, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
 
 /** The project config file, looked up in the project root. */
 export const CONFIG_FILE_NAME = 'scry.config.json';
@@ -28,6 +28,8 @@ export interface ResolvedConfig {
   readonly rerank: Readonly<RerankConfig>;
   /** The API key of the LLM reranker, read from the variable `rerank.llm.apiKeyEnv` names (a function, so it never shows in JSON). */
   readonly rerankApiKey: () => string | undefined;
+  /** How watchers follow changes (see the `watch` option). */
+  readonly watch: Readonly<WatchConfig>;
   readonly lockTimeoutMs: number;
   /** Where the config came from, for status output. */
   readonly sources: readonly string[];
@@ -147,6 +149,7 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
       ? { ...merged.rerank, crossEncoder: { ...merged.rerank.crossEncoder, modelDir: resolve(root ?? process.cwd(), merged.rerank.crossEncoder.modelDir) } }
       : merged.rerank,
     rerankApiKey: () => (merged.rerank.llm?.apiKeyEnv ? env[merged.rerank.llm.apiKeyEnv] || undefined : undefined),
+    watch: merged.watch,
     lockTimeoutMs: merged.lockTimeoutMs,
     sources,
   });

@@ -50,6 +50,27 @@ export const llmEndpointSchema = z
   .strict();
 
 /** Model reranking of the first candidates; the structural ranking always runs first. */
+/** How `scry watch` and `scry mcp` follow changes on disk (see docs/DESIGN.md, "Freshness"). */
+export const watchSchema = z
+  .object({
+    /**
+     * `auto`: one OS watch per directory the index enters on Linux (ignored directories are never
+     * watched), the OS's recursive watch elsewhere. `directories` or `recursive` force one of those;
+     * `poll` runs a full incremental pass every `pollIntervalMs` instead (network drives and
+     * containers where change events do not arrive). A watcher that fails falls back to `poll`.
+     */
+    backend: z.enum(['auto', 'directories', 'recursive', 'poll']).default('auto'),
+    /** A changed file is indexed once it has been quiet this long. Range 0–60,000 ms; default 500. */
+    debounceMs: z.number().int().min(0).max(60_000).default(500),
+    /** No change waits longer than this for a batch to fill or a file to go quiet. Range 0–600,000 ms; default 2,000. */
+    maxBatchWaitMs: z.number().int().min(0).max(600_000).default(2000),
+    /** More pending paths than this is a storm (a checkout, a stash): one rescan pass instead of a list. Range 10–1,000,000; default 1,000. */
+    stormPaths: z.number().int().min(10).max(1_000_000).default(1000),
+    /** Interval of the `poll` backend (and of the fallback). Range 1,000–86,400,000 ms; default 30,000. */
+    pollIntervalMs: z.number().int().min(1000).max(86_400_000).default(30_000),
+  })
+  .strict();
+
 export const rerankSchema = z
   .object({
     /** `none` (default): structural ranking only; `llm`: a chat model scores 0–10; `cross-encoder`: a local ONNX model. */
@@ -124,6 +145,7 @@ export const configSchema = z
       .strict()
       .prefault({}),
     rerank: rerankSchema.prefault({}),
+    watch: watchSchema.prefault({}),
     /** How long a writer waits for another process's index lock before INDEX_LOCKED. Default 30 s. */
     lockTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),
   })
@@ -135,4 +157,5 @@ export type ChunkConfig = z.output<typeof chunkSchema>;
 export type FieldWeights = z.output<typeof weightsSchema>;
 export type RankingConfig = z.output<typeof rankingSchema>;
 export type RerankConfig = z.output<typeof rerankSchema>;
+export type WatchConfig = z.output<typeof watchSchema>;
 export type LlmEndpointConfig = z.output<typeof llmEndpointSchema>;
