@@ -75,6 +75,32 @@ type Entry = { readonly kind: 'dir' } | { readonly kind: 'file'; readonly candid
 const dirReason = (filters: Filters, rules: IgnoreRules, dirPath: string): SkipReason | undefined =>
   filters.deny.ignores(dirPath) ? 'denylist' : rules.ignores(dirPath) ? 'ignored' : undefined;
 
+/** The name-based part of the decision for a file `rel`, reached through `target` when it is a link. */
+function fileReason(filters: Filters, rules: IgnoreRules, rel: string, target = rel): SkipReason | undefined {
+  if (filters.secrets.ignores(baseName(rel)) || filters.secrets.ignores(baseName(target))) return 'secret';
+  if (filters.deny.ignores(rel) || filters.deny.ignores(target)) return 'denylist';
+  return rules.ignores(rel) ? 'ignored' : undefined;
+}
+
+/**
+ * The name-only part of the walk's decision for an entry `rel` (relative, `/`-separated, no
+ * trailing slash) of a directory whose rules are `rules`, before anything is known about the
+ * entry: why the walk would skip it as a directory, and why as a file (link targets and size
+ * aside). For watchers, which must drop events inside ignored places without a stat.
+ */
+export interface NameFilter {
+  dir(rules: IgnoreRules, rel: string): SkipReason | undefined;
+  file(rules: IgnoreRules, rel: string): SkipReason | undefined;
+}
+
+export function nameFilter(options: WalkOptions): NameFilter {
+  const filters = buildFilters(options);
+  return {
+    dir: (rules, rel) => dirReason(filters, rules, `${rel}/`),
+    file: (rules, rel) => fileReason(filters, rules, rel),
+  };
+}
+
 /** The walk's decision for one directory entry; `knownDir` when the listing already says so. */
 function classify(options: WalkOptions, filters: Filters, rules: IgnoreRules, abs: string, rel: string, knownDir: boolean): Entry {
   if (knownDir) {
@@ -103,16 +129,7 @@ function classify(options: WalkOptions, filters: Filters, rules: IgnoreRules, ab
   if (!stats.isFile()) return { kind: 'skip', skipped: { path: rel, reason: 'special_file' } };
   // a link is judged by its target's path too, or `notes.txt -> .env` would leak the secret
   const target = real === abs ? rel : toPosix(relative(options.root, real));
-  const reason: SkipReason | undefined =
-    filters.secrets.ignores(baseName(rel)) || filters.secrets.ignores(baseName(target))
-      ? 'secret'
-      : filters.deny.ignores(rel) || filters.deny.ignores(target)
-        ? 'denylist'
-        : rules.ignores(rel)
-          ? 'ignored'
-          : stats.size > options.maxFileBytes
-            ? 'too_large'
-            : undefined;
+  const reason = fileReason(filters, rules, rel, target) ?? (stats.size > options.maxFileBytes ? 'too_large' : undefined);
   if (reason) return { kind: 'skip', skipped: { path: rel, reason } };
   const info = detectLanguage(rel);
   return { kind: 'file', candidate: { path: rel, absPath: real, size: stats.size, mtimeMs: Math.floor(stats.mtimeMs), language: info.language, contentType: info.contentType } };
@@ -213,8 +230,5 @@ export function checkNewPath(options: WalkOptions, path: string): SkipReason | u
     if (reason) return reason;
     if (exists) rules = rules.enter(dirAbs, dirRel);
   }
-  if (filters.secrets.ignores(baseName(path))) return 'secret';
-  if (filters.deny.ignores(path)) return 'denylist';
-  if (rules.ignores(path)) return 'ignored';
-  return undefined;
+  return fileReason(filters, rules, path);
 }
