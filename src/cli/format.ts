@@ -53,7 +53,7 @@ export function formatIndexReport(r: IndexReport): string {
   const rate = secs > 0 ? ` (${(r.bytesIndexed / 1024 / 1024 / secs).toFixed(1)} MB/s)` : '';
   return (
     `indexed ${num(r.filesIndexed)} file${r.filesIndexed === 1 ? '' : 's'}, ${num(r.chunksWritten)} chunks, ${formatBytes(r.bytesIndexed)} in ${secs.toFixed(2)} s${rate}\n` +
-    `unchanged ${num(r.filesUnchanged)} · touched ${num(r.filesTouched)} · removed ${num(r.filesRemoved)} · skipped: ${counts(r.skipped)}\n`
+    `unchanged ${num(r.filesUnchanged)} · touched ${num(r.filesTouched)} · reused ${num(r.filesReused)} · removed ${num(r.filesRemoved)} · skipped: ${counts(r.skipped)}\n`
   );
 }
 

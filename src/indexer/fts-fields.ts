@@ -1,4 +1,3 @@
-import type { ChunkDraft } from '../core/chunk.js';
 import { identifierParts, isCompoundIdentifier, partsOfLines, pathTerms, splitIdentifier, stemTerms } from '../core/code-tokens.js';
 import type { FtsFields } from '../store/chunk-repo.js';
 
@@ -12,12 +11,56 @@ export function fileFields(path: string): FileFields {
   return { stem: stemTerms(path), path: pathTerms(path) };
 }
 
+/** What a chunk's fields are computed from: a chunker's draft, or a stored chunk row (see `definesOf`). */
+export interface FieldSource {
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly symbol?: string | null | undefined;
+  readonly container?: string | null | undefined;
+  readonly signature?: string | null | undefined;
+  readonly defines?: readonly string[] | undefined;
+}
+
+/**
+ * A draft's `defines` as a chunk row stores them: '' when the names the fields use are just the
+ * symbol (or none), which is most chunks; else front-coded, as JSON `[shared, suffix, ...]`: each
+ * name shares `shared` leading characters with the one before it (the symbol, for the first).
+ * Config key paths under one parent share long prefixes; stored whole they would add 5% to an index.
+ */
+export function storedDefines(chunk: { readonly defines?: readonly string[] | undefined; readonly symbol?: string | undefined }): string {
+  const d = chunk.defines;
+  if (!d?.length || (d.length === 1 && d[0] === chunk.symbol)) return '';
+  const coded: Array<number | string> = [];
+  let prev = chunk.symbol ?? '';
+  for (const name of d) {
+    let shared = 0;
+    while (shared < prev.length && shared < name.length && prev.charCodeAt(shared) === name.charCodeAt(shared)) shared++;
+    coded.push(shared, name.slice(shared));
+    prev = name;
+  }
+  return JSON.stringify(coded);
+}
+
+/** The `defines` of a stored chunk row (see `storedDefines`), as `chunkFields` takes them. */
+export function definesOf(stored: string, symbol: string | null): string[] | undefined {
+  if (!stored) return undefined;
+  const coded = JSON.parse(stored) as Array<number | string>;
+  const names: string[] = [];
+  let prev = symbol ?? '';
+  for (let i = 0; i < coded.length; i += 2) {
+    prev = prev.slice(0, coded[i] as number) + (coded[i + 1] as string);
+    names.push(prev);
+  }
+  return names;
+}
+
 /**
  * The lexical fields of one chunk. `body` is the raw text (FTS5 keeps identifiers whole);
  * `parts` adds the words of compound identifiers; `symbol` is the chunk's name and breadcrumb;
- * `signature` is the declaration head of the chunk's symbol (parameter and type names).
+ * `signature` is the declaration head of the chunk's symbol (parameter and type names). The same
+ * function computes the fields of a chunk copied from a stored file with the same content.
  */
-export function chunkFields(file: FileFields, chunk: ChunkDraft, text: string, compounds?: readonly (readonly string[] | undefined)[]): FtsFields {
+export function chunkFields(file: FileFields, chunk: FieldSource, text: string, compounds?: readonly (readonly string[] | undefined)[]): FtsFields {
   const names = chunk.defines?.length ? chunk.defines : chunk.symbol ? [chunk.symbol] : [];
   // each name whole and in words, so `calculate instability` meets `calculateInstability` here;
   // a word is written once per chunk: 14 key paths under `compilerOptions` must not give the

@@ -7,9 +7,9 @@ import type { StoredFile } from '../store/file-repo.js';
 import type { SkipRecord } from '../store/skip-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
 import type { IndexReport } from './index-report.js';
-import { inlinePreparer, workerCount, workerPreparer, type Preparer } from './prepare-pool.js';
-import type { FallbackNote, PreparedBatch } from './prepare.js';
-import { removeFile, writeBatch, type Tally } from './write-batch.js';
+import { inlinePreparer, workerCount, workerPreparer, type BatchHints, type Preparer } from './prepare-pool.js';
+import { contentKey, type FallbackNote, type PrepareConfig, type PreparedBatch } from './prepare.js';
+import { removeFile, writeBatch, type Tally, type WriteContext } from './write-batch.js';
 import type { ProgressListener } from './progress.js';
 
 export interface IndexPassContext {
@@ -22,7 +22,9 @@ export interface IndexPassContext {
   readonly signal?: AbortSignal | undefined;
   /**
    * Only these files (relative, `/`-separated), without walking the tree: each is checked as the
-   * walk would, then indexed, updated, or removed if it is gone or now excluded.
+   * walk would, then indexed, updated, or removed if it is gone or now excluded. A path that is
+   * not a directory on disk (gone, say) also removes every stored file under `path/`: a watcher
+   * reports a deleted or renamed-away directory as one path.
    */
   readonly paths?: readonly string[] | undefined;
 }
@@ -64,58 +66,62 @@ function fallbackReporter(logger: Logger): (note: FallbackNote) => void {
 
 const yieldToLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-/**
- * One incremental pass: walk, diff against the stored files by size+mtime then hash, re-chunk
- * what changed, drop what vanished. Work is committed in batches; a crash loses at most the
- * current batch, and the next pass picks up where this one stopped.
- */
-export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> {
-  const started = ctx.clock.now();
-  const { store, config } = ctx;
-  const tally: Tally = { indexed: 0, touched: 0, removed: 0, chunks: 0, bytes: 0, skipped: {} };
-  const skip = (reason: SkipReason): void => {
-    tally.skipped[reason] = (tally.skipped[reason] ?? 0) + 1;
-  };
+/** What the walk (or the scoped paths) found. */
+interface Scan {
+  readonly candidates: FileCandidate[];
+  /** Scoped paths that are not directories: nothing stored under `path/` can still be indexable. */
+  readonly notDirectories: string[];
+}
 
-  ctx.onProgress?.({ phase: 'scan', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 });
+function scan(ctx: IndexPassContext, skip: (reason: SkipReason) => void): Scan {
+  const { config } = ctx;
   const candidates: FileCandidate[] = [];
+  const notDirectories: string[] = [];
   const walkOptions = { root: ctx.root, maxFileBytes: config.maxFileBytes, ignore: config.ignore, denylist: config.denylist };
-  const scope = ctx.paths ? new Set(ctx.paths) : undefined;
   if (ctx.paths) {
     for (const check of checkPaths(walkOptions, ctx.paths)) {
       if (check.kind === 'file') candidates.push(check.candidate);
       else if (check.kind === 'skip') skip(check.reason);
+      // a deleted or renamed-away directory arrives as one missing path
+      if (check.kind !== 'directory') notDirectories.push(check.path);
     }
   } else {
     walk(walkOptions, { file: (c) => candidates.push(c), skip: (s) => skip(s.reason) });
   }
-  const stored = store.read(() => (scope ? store.files.some([...scope]) : store.files.all()));
-  const skips = store.read(() => store.skips.all());
-  const seen = new Set(candidates.map((c) => c.path));
-  const vanished = [...stored.values()].filter((s) => !seen.has(s.path));
-  const forgotten = [...skips.keys()].filter((p) => !seen.has(p) && (!scope || scope.has(p)));
-  if (vanished.length > 0 || forgotten.length > 0) {
-    store.transaction(() => {
-      for (const s of vanished) removeFile(store, s);
-      for (const p of forgotten) store.skips.delete(p);
-    });
-    tally.removed += vanished.length;
-  }
+  return { candidates, notDirectories };
+}
 
-  let knownSkips = 0;
-  const work = candidates.filter((c) => {
-    if (!stored.has(c.path) && skippedBefore(skips.get(c.path), c)) {
-      skip(skips.get(c.path)!.reason as SkipReason);
-      knownSkips++;
-      return false;
-    }
-    return needsWork(stored.get(c.path), c);
+/** The stored side of the diff: files and skip records in scope, and those to drop (gone from disk or scope). */
+interface StoredSide {
+  readonly stored: Map<string, StoredFile>;
+  readonly skips: Map<string, SkipRecord>;
+  readonly vanished: StoredFile[];
+  readonly forgotten: string[];
+}
+
+function storedSide(ctx: IndexPassContext, found: Scan): StoredSide {
+  const { store } = ctx;
+  const scope = ctx.paths ? new Set(ctx.paths) : undefined;
+  const under = found.notDirectories.map((p) => `${p}/`);
+  const stored = store.read(() => {
+    if (!scope) return store.files.all();
+    const some = store.files.some([...scope]);
+    for (const dir of found.notDirectories) for (const s of store.files.under(dir)) some.set(s.path, s);
+    return some;
   });
-  const bytesTotal = work.reduce((n, c) => n + c.size, 0);
-  let filesDone = 0;
-  let bytesDone = 0;
-  ctx.onProgress?.({ phase: 'index', filesDone, filesTotal: work.length, bytesDone, bytesTotal });
+  const skips = store.read(() => store.skips.all());
+  const seen = new Set(found.candidates.map((c) => c.path));
+  const inScope = (p: string): boolean => !scope || scope.has(p) || under.some((u) => p.startsWith(u));
+  return {
+    stored,
+    skips,
+    vanished: [...stored.values()].filter((s) => !seen.has(s.path)),
+    forgotten: [...skips.keys()].filter((p) => !seen.has(p) && inScope(p)),
+  };
+}
 
+/** Cuts the work into batches of at most BATCH_FILES files and about BATCH_BYTES bytes. */
+function cutBatches(work: readonly FileCandidate[]): FileCandidate[][] {
   const batches: FileCandidate[][] = [];
   for (let i = 0; i < work.length; ) {
     const batch: FileCandidate[] = [];
@@ -127,37 +133,134 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
     }
     batches.push(batch);
   }
-  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax };
-  const large = bytesTotal >= WORKER_MIN_BYTES && batches.length > 1;
+  return batches;
+}
+
+/** Content hashes of the batch's files as stored with the current feature version: an unchanged file is not parsed. */
+function hintsFor(stored: ReadonlyMap<string, StoredFile>, batch: readonly FileCandidate[]): BatchHints {
+  const hashes = new Map<string, string>();
+  for (const c of batch) {
+    const s = stored.get(c.path);
+    if (s && s.featureVersion === INDEX_FEATURE_VERSION) hashes.set(c.path, s.hash);
+  }
+  return { stored: hashes, reuse: true };
+}
+
+/**
+ * Inline for small passes, worker threads for large ones. Either way a file whose content a
+ * stored file has is not parsed: inline asks the database, workers get the stored contents as
+ * the pass begins (what this pass writes is not reused by its later batches then: parsed again).
+ */
+function choosePreparer(ctx: IndexPassContext, prepareConfig: PrepareConfig, large: boolean): Preparer {
+  const { store, config } = ctx;
+  if (!large) return inlinePreparer(prepareConfig, (hash, language) => store.read(() => store.files.hasContent(hash, language, INDEX_FEATURE_VERSION)));
+  const contents = store.read(() => store.files.contents(INDEX_FEATURE_VERSION)).map(([language, hash]) => contentKey(hash, language));
   // without tree-sitter, preparing is cheap enough that a second worker only competes with the writer
-  const preparer: Preparer = large ? workerPreparer(prepareConfig, ctx.logger, config.syntax ? workerCount() : 1) : inlinePreparer(prepareConfig);
+  return workerPreparer(prepareConfig, ctx.logger, config.syntax ? workerCount() : 1, contents);
+}
+
+/** A batch to prepare; `again`: files whose stored content was gone when written, parsed this time. */
+interface QueuedBatch {
+  readonly files: FileCandidate[];
+  readonly again: boolean;
+}
+
+/**
+ * Prepares and writes the work. Pipelined: the next batches are prepared (on the workers) while
+ * this one is written; the workers are closed whatever happens, or they would keep the process
+ * alive. Returns whether the pass was large (worker threads).
+ */
+async function prepareAndWrite(ctx: IndexPassContext, work: readonly FileCandidate[], write: WriteContext): Promise<boolean> {
+  const { config } = ctx;
+  const bytesTotal = work.reduce((n, c) => n + c.size, 0);
+  const progress = { filesDone: 0, filesTotal: work.length, bytesDone: 0, bytesTotal };
+  ctx.onProgress?.({ phase: 'index', ...progress });
+  const queue: QueuedBatch[] = cutBatches(work).map((files) => ({ files, again: false }));
+  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax };
+  const large = bytesTotal >= WORKER_MIN_BYTES && queue.length > 1;
+  const preparer = choosePreparer(ctx, prepareConfig, large);
   const noteFallback = fallbackReporter(ctx.logger);
-  // pipeline: the next batches are prepared (on the workers) while this one is written; the
-  // workers are closed whatever happens, or they would keep the process alive
   const inflight: Array<Promise<PreparedBatch>> = [];
   let queued = 0;
   const fill = (): void => {
-    while (queued < batches.length && inflight.length < preparer.parallelism) inflight.push(preparer.prepare(batches[queued++]!));
+    for (; queued < queue.length && inflight.length < preparer.parallelism; queued++) {
+      const q = queue[queued]!;
+      inflight.push(preparer.prepare(q.files, q.again ? undefined : hintsFor(write.stored, q.files)));
+    }
   };
   try {
     fill();
-    for (let b = 0; b < batches.length; b++) {
+    for (let b = 0; b < queue.length; b++) {
       ctx.signal?.throwIfAborted();
       const prepared = await inflight.shift()!;
       fill();
       for (const f of prepared.fallbacks) noteFallback(f);
-      writeBatch({ store, now: ctx.clock.now(), stored, skips, tally, skip }, prepared.files);
-      filesDone += batches[b]!.length;
-      bytesDone += batches[b]!.reduce((n, c) => n + c.size, 0);
-      ctx.onProgress?.({ phase: 'index', filesDone, filesTotal: work.length, bytesDone, bytesTotal });
+      const again = writeBatch(write, prepared);
+      if (again.length > 0) queue.push({ files: again, again: true });
+      fill();
+      if (!queue[b]!.again) {
+        progress.filesDone += queue[b]!.files.length;
+        progress.bytesDone += queue[b]!.files.reduce((n, c) => n + c.size, 0);
+        ctx.onProgress?.({ phase: 'index', ...progress });
+      }
       await yieldToLoop();
     }
   } finally {
     for (const p of inflight) p.catch(() => {}); // an abort leaves batches in flight: their results are not wanted
     await preparer.close();
   }
+  return large;
+}
 
-  ctx.onProgress?.({ phase: 'finalize', filesDone, filesTotal: work.length, bytesDone, bytesTotal });
+/**
+ * Drops files gone from disk (or from scope) and skip records of paths no longer seen. Done after
+ * the new files are written, so that a renamed file's rows can still be copied from its old path;
+ * a crash before this leaves the old paths indexed as well, and the next pass drops them.
+ */
+function removeVanished(store: IndexStore, side: StoredSide): void {
+  const { vanished, forgotten } = side;
+  for (let i = 0; i < Math.max(vanished.length, forgotten.length); i += BATCH_FILES) {
+    store.transaction(() => {
+      for (const s of vanished.slice(i, i + BATCH_FILES)) removeFile(store, s);
+      for (const p of forgotten.slice(i, i + BATCH_FILES)) store.skips.delete(p);
+    });
+  }
+}
+
+/**
+ * One incremental pass: walk, diff against the stored files by size+mtime then hash, re-chunk
+ * what changed (copying the rows of a stored file with the same content instead, for renames and
+ * copies), then drop what vanished. Work is committed in batches; a crash loses at most the
+ * current batch, and the next pass picks up where this one stopped.
+ */
+export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> {
+  const started = ctx.clock.now();
+  const { store } = ctx;
+  const tally: Tally = { indexed: 0, reused: 0, touched: 0, removed: 0, chunks: 0, bytes: 0, skipped: {} };
+  const skip = (reason: SkipReason): void => {
+    tally.skipped[reason] = (tally.skipped[reason] ?? 0) + 1;
+  };
+
+  ctx.onProgress?.({ phase: 'scan', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 });
+  const found = scan(ctx, skip);
+  const { candidates } = found;
+  const side = storedSide(ctx, found);
+  const { stored, skips } = side;
+  let knownSkips = 0;
+  const work = candidates.filter((c) => {
+    if (!stored.has(c.path) && skippedBefore(skips.get(c.path), c)) {
+      skip(skips.get(c.path)!.reason as SkipReason);
+      knownSkips++;
+      return false;
+    }
+    return needsWork(stored.get(c.path), c);
+  });
+  const large = await prepareAndWrite(ctx, work, { store, now: ctx.clock.now(), stored, skips, tally, skip });
+
+  const bytesTotal = work.reduce((n, c) => n + c.size, 0);
+  ctx.onProgress?.({ phase: 'finalize', filesDone: work.length, filesTotal: work.length, bytesDone: bytesTotal, bytesTotal });
+  removeVanished(store, side);
+  tally.removed += side.vanished.length;
   const now = ctx.clock.now();
   store.transaction(() => {
     store.meta.set('root', ctx.root);
@@ -165,7 +268,7 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
     store.meta.set('last_pass_at', now);
     store.meta.set('chunk_count', store.chunks.count());
     store.meta.set('file_count', store.files.count());
-    if (!scope) store.meta.setJson('last_pass_skipped', tally.skipped);
+    if (!ctx.paths) store.meta.setJson('last_pass_skipped', tally.skipped);
   });
   if (large || tally.indexed > 1000) {
     store.optimize();
@@ -174,6 +277,7 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
   const report: IndexReport = {
     filesSeen: candidates.length,
     filesIndexed: tally.indexed,
+    filesReused: tally.reused,
     filesTouched: tally.touched,
     filesUnchanged: candidates.length - work.length - knownSkips,
     filesRemoved: tally.removed,
@@ -182,8 +286,7 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
     skipped: tally.skipped,
     durationMs: ctx.clock.now() - started,
   };
-  ctx.onProgress?.({ phase: 'done', filesDone, filesTotal: work.length, bytesDone, bytesTotal });
+  ctx.onProgress?.({ phase: 'done', filesDone: work.length, filesTotal: work.length, bytesDone: bytesTotal, bytesTotal });
   ctx.logger.info('index pass done', { ...report });
   return report;
 }
-

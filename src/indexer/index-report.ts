@@ -6,6 +6,11 @@ export interface IndexReport {
   readonly filesSeen: number;
   /** Files whose chunks were (re)written. */
   readonly filesIndexed: number;
+  /**
+   * Of `filesIndexed`, files not parsed because a stored file of the same language already had
+   * their content (a rename, a copy): its chunks, symbols and imports were copied to them.
+   */
+  readonly filesReused: number;
   /** Files whose size/mtime changed but whose content did not (only their stat was updated). */
   readonly filesTouched: number;
   /** Files left alone because size and mtime matched. */

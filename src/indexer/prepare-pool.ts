@@ -2,30 +2,59 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileCandidate } from '../core/file.js';
 import type { Logger } from '../core/logger.js';
-import { prepareBatch, type PrepareConfig, type PreparedBatch } from './prepare.js';
+import { contentKey, prepareBatch, type PrepareConfig, type PreparedBatch } from './prepare.js';
+
+/** What the index holds of a batch's content; plain data, so that it can be sent to a worker. */
+export interface BatchHints {
+  /** Content hash by path, of the files stored with the current feature version. */
+  readonly stored?: ReadonlyMap<string, string> | undefined;
+  /** Whether a file whose content another stored file has is left unparsed (for the writer to copy). */
+  readonly reuse: boolean;
+}
 
 /** Prepares batches of files, on worker threads when they are available. */
 export interface Preparer {
   /** How many batches may usefully be in flight at once. */
   readonly parallelism: number;
-  prepare(batch: readonly FileCandidate[]): Promise<PreparedBatch>;
+  /** Without hints every accepted file is parsed. */
+  prepare(batch: readonly FileCandidate[], hints?: BatchHints): Promise<PreparedBatch>;
   close(): Promise<void>;
 }
 
+/** Whether a file of `language` with content `hash` is stored with the current feature version. */
+export type ContentLookup = (hash: string, language: string) => boolean;
+
 /** Inline preparation: for small passes, where starting a thread costs more than it saves. */
-export function inlinePreparer(config: PrepareConfig): Preparer {
-  return { parallelism: 1, prepare: (batch) => prepareBatch(config, batch), close: async () => {} };
+export function inlinePreparer(config: PrepareConfig, reusable?: ContentLookup): Preparer {
+  return {
+    parallelism: 1,
+    prepare: (batch, hints) => prepareBatch(config, batch, { stored: hints?.stored, reusable: hints?.reuse ? reusable : undefined }),
+    close: async () => {},
+  };
 }
 
 type Reply = { id: number; batch?: PreparedBatch; error?: string };
 
-function startWorker(config: PrepareConfig): Worker {
+/** What a worker starts with: the config, and the contents the index held when the pass began (`contentKey`s). */
+export interface WorkerData {
+  readonly config: PrepareConfig;
+  readonly contents: readonly string[];
+}
+
+/** A batch sent to a worker. */
+export interface WorkerRequest {
+  readonly id: number;
+  readonly batch: readonly FileCandidate[];
+  readonly hints?: BatchHints | undefined;
+}
+
+function startWorker(workerData: WorkerData): Worker {
   const here = import.meta.url;
-  if (here.endsWith('.js')) return new Worker(new URL('./prepare-worker.js', here), { workerData: config });
+  if (here.endsWith('.js')) return new Worker(new URL('./prepare-worker.js', here), { workerData });
   // Running from TypeScript sources (tests): load the worker through tsx, a dev dependency.
   const entry = new URL('./prepare-worker.ts', here).href;
   const code = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(code, { eval: true, workerData: config });
+  return new Worker(code, { eval: true, workerData });
 }
 
 /** Worker threads for a large pass: one per core, at most 2 (the main thread writes meanwhile). */
@@ -37,9 +66,11 @@ export function workerCount(): number {
  * Worker threads preparing batches while the main thread writes: reading, decoding, parsing,
  * chunking and hashing overlap SQLite's FTS inserts. Batches go to the worker with the fewest in
  * flight. If a worker cannot start or dies, its batches are prepared inline; nothing is lost.
+ * `contents` (`contentKey`s) are the reusable contents: the index's as the pass began.
  */
-export function workerPreparer(config: PrepareConfig, logger: Logger, count = workerCount()): Preparer {
-  const inline = inlinePreparer(config);
+export function workerPreparer(config: PrepareConfig, logger: Logger, count = workerCount(), contents: readonly string[] = []): Preparer {
+  const known = new Set(contents);
+  const inline = inlinePreparer(config, (hash, language) => known.has(contentKey(hash, language)));
   const workers: Array<{ worker: Worker; busy: number; failed: boolean }> = [];
   let nextId = 0;
   let warned = false;
@@ -56,7 +87,7 @@ export function workerPreparer(config: PrepareConfig, logger: Logger, count = wo
   };
   for (let slot = 0; slot < count; slot++) {
     try {
-      const worker = startWorker(config);
+      const worker = startWorker({ config, contents });
       workers.push({ worker, busy: 0, failed: false });
       worker.on('message', (reply: Reply) => {
         const p = pending.get(reply.id);
@@ -77,19 +108,20 @@ export function workerPreparer(config: PrepareConfig, logger: Logger, count = wo
   }
   return {
     parallelism: Math.max(1, workers.length),
-    prepare: async (batch) => {
+    prepare: async (batch, hints) => {
       const live = workers.map((w, slot) => ({ w, slot })).filter(({ w }) => !w.failed);
-      if (live.length === 0) return inline.prepare(batch);
+      if (live.length === 0) return inline.prepare(batch, hints);
       const { w, slot } = live.reduce((a, b) => (b.w.busy < a.w.busy ? b : a));
       const id = nextId++;
       w.busy++;
       try {
         return await new Promise<PreparedBatch>((resolve, reject) => {
           pending.set(id, { resolve, reject, slot });
-          w.worker.postMessage({ id, batch });
+          const request: WorkerRequest = { id, batch, hints };
+          w.worker.postMessage(request);
         });
       } catch {
-        return inline.prepare(batch);
+        return inline.prepare(batch, hints);
       }
     },
     close: async () => {

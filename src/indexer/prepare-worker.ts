@@ -1,18 +1,21 @@
 // Worker-thread entry: prepares batches of files (read, decode, parse, chunk, hash, fields) for
 // the indexer's main thread, which only writes. See prepare-pool.ts.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { FileCandidate } from '../core/file.js';
-import { prepareBatch, type PrepareConfig } from './prepare.js';
+import type { WorkerData, WorkerRequest } from './prepare-pool.js';
+import { contentKey, prepareBatch } from './prepare.js';
 
-const config = workerData as PrepareConfig;
+const { config, contents } = workerData as WorkerData;
+const stored = new Set(contents);
+const reusable = (hash: string, language: string): boolean => stored.has(contentKey(hash, language));
 
 // batches are handled one at a time, in order: grammar loading is the only await
 let queue: Promise<void> = Promise.resolve();
 
-parentPort?.on('message', (message: { id: number; batch: FileCandidate[] }) => {
+parentPort?.on('message', (message: WorkerRequest) => {
   queue = queue.then(async () => {
     try {
-      const batch = await prepareBatch(config, message.batch);
+      const hints = message.hints;
+      const batch = await prepareBatch(config, message.batch, { stored: hints?.stored, reusable: hints?.reuse ? reusable : undefined });
       const transfer = batch.files.flatMap((f) => (f.ok ? [f.bytes.buffer as ArrayBuffer] : []));
       parentPort!.postMessage({ id: message.id, batch }, [...new Set(transfer)]);
     } catch (err) {

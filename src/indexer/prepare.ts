@@ -2,15 +2,15 @@ import type { ContentType, FileCandidate, SkipReason } from '../core/file.js';
 import { compoundsByLine } from '../core/code-tokens.js';
 import { contentHash } from '../core/hash.js';
 import type { ChunkConfig } from '../config/schema.js';
-import { readCandidate } from '../discover/read.js';
+import { readCandidate, type ReadResult } from '../discover/read.js';
 import type { FallbackReason } from '../core/chunk.js';
 import type { ImportDraft, SymbolDraft } from '../core/symbol.js';
 import { createFileParser, type FileParser } from '../parse/chunker.js';
-import { loadGrammars } from '../parse/grammars.js';
+import { loadGrammars, type LoadedGrammar } from '../parse/grammars.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
 import { LineTable } from '../parse/line-table.js';
 import type { ChunkRecord } from '../store/chunk-repo.js';
-import { chunkFields, fileFields } from './fts-fields.js';
+import { chunkFields, fileFields, storedDefines } from './fts-fields.js';
 
 const encoder = new TextEncoder();
 
@@ -62,19 +62,63 @@ export interface FallbackNote {
   readonly detail?: string | undefined;
 }
 
+/**
+ * A file whose content the index already holds, found by its hash before parsing: `unchanged`,
+ * the file stored at this path has it (only its stat is new); `reusable`, another stored file of
+ * the same language has it (a rename or a copy), and the writer copies that file's rows.
+ */
+export interface KnownFile {
+  readonly known: 'unchanged' | 'reusable';
+  readonly candidate: FileCandidate;
+  readonly hash: string;
+  readonly size: number;
+  readonly language: string;
+  readonly contentType: ContentType;
+}
+
+/** What the index already holds, so that preparation can stop after hashing. */
+export interface KnownContent {
+  /** Content hash by path, of the files stored with the current feature version. */
+  readonly stored?: ReadonlyMap<string, string> | undefined;
+  /** Whether a file of `language` with content `hash` is stored with the current feature version. */
+  readonly reusable?: ((hash: string, language: string) => boolean) | undefined;
+}
+
+/** The key of a (language, content hash) pair in a set of reusable contents. */
+export const contentKey = (hash: string, language: string): string => `${language}:${hash}`;
+
 export interface PreparedBatch {
+  /** Files refused or parsed. */
   readonly files: PreparedFile[];
+  /** Files not parsed, because the index holds their content. */
+  readonly known: KnownFile[];
   readonly fallbacks: FallbackNote[];
+}
+
+type Accepted = { readonly candidate: FileCandidate; readonly read: Extract<ReadResult, { ok: true }> };
+
+/** Reads and refuses a file as the walk's rules say; stops there if the index holds its content. */
+function readFile(config: PrepareConfig, candidate: FileCandidate, known: KnownContent): PreparedFile | KnownFile | Accepted {
+  const read = readCandidate(config.root, candidate, config.maxFileBytes);
+  if (!read.ok) return { ok: false, candidate, reason: read.reason };
+  const same = known.stored?.get(candidate.path) === read.hash ? 'unchanged' : known.reusable?.(read.hash, read.language) ? 'reusable' : undefined;
+  if (same) return { known: same, candidate, hash: read.hash, size: read.size, language: read.language, contentType: read.contentType };
+  return { candidate, read };
 }
 
 /**
  * Everything about a file that needs no database: read, decode, refuse, chunk, hash, and compute
  * the FTS fields. Pure CPU work, so that it can run on a worker thread while the main thread
- * writes the previous batch.
+ * writes the previous batch. A file is refused exactly as without `known`; once accepted, if the
+ * index already holds its content (`known`), it is neither parsed nor chunked.
  */
-export function prepareFile(config: PrepareConfig, parser: FileParser, candidate: FileCandidate): PreparedFile {
-  const result = readCandidate(config.root, candidate, config.maxFileBytes);
-  if (!result.ok) return { ok: false, candidate, reason: result.reason };
+export function prepareFile(config: PrepareConfig, parser: FileParser, candidate: FileCandidate, known: KnownContent = {}): PreparedFile | KnownFile {
+  const r = readFile(config, candidate, known);
+  return 'read' in r ? parseFile(parser, r) : r;
+}
+
+/** Chunks an accepted file and computes its FTS fields. */
+function parseFile(parser: FileParser, { candidate, read: result }: Accepted): PreparedFile {
   const input = { path: candidate.path, language: result.language, contentType: result.contentType, text: result.text };
   const parsed = parser.parse(input);
   const drafts = parsed.chunks;
@@ -96,6 +140,7 @@ export function prepareFile(config: PrepareConfig, parser: FileParser, candidate
       symbol: d.symbol ?? null,
       container: d.container ?? null,
       signature: d.signature ?? null,
+      defines: storedDefines(d),
       symbolField: fields.symbol,
       signatureField: fields.signature,
       parts: fields.parts,
@@ -123,12 +168,28 @@ export function prepareFile(config: PrepareConfig, parser: FileParser, candidate
 }
 
 /**
- * Prepares a batch. The grammars its languages need are loaded first (once per thread, cached);
- * everything after that is synchronous. A worker needs nothing but config.
+ * Prepares a batch. The grammars that the files left to parse need are loaded as they come up
+ * (once per thread, cached: a batch of touched files loads none); the rest is synchronous. A
+ * worker needs nothing but config (and `known`).
  */
-export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[]): Promise<PreparedBatch> {
-  const grammars = config.syntax ? await loadGrammars(batch.flatMap((c) => grammarLanguages(c.language))) : undefined;
-  const fallbacks: FallbackNote[] = [];
-  const parser = createFileParser(config.chunk, grammars, (language, reason, path, detail) => fallbacks.push({ language, reason, path, detail }));
-  return { files: batch.map((c) => prepareFile(config, parser, c)), fallbacks };
+export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[], known: KnownContent = {}): Promise<PreparedBatch> {
+  const out: PreparedBatch = { files: [], known: [], fallbacks: [] };
+  const grammars = config.syntax ? new Map<string, LoadedGrammar>() : undefined;
+  const asked = new Set<string>();
+  const parser = createFileParser(config.chunk, grammars, (language, reason, path, detail) => out.fallbacks.push({ language, reason, path, detail }));
+  for (const c of batch) {
+    const r = readFile(config, c, known);
+    if ('known' in r) out.known.push(r);
+    else if (!('read' in r)) out.files.push(r);
+    else {
+      // the language read from a shebang too: a script gets its grammar whatever else is in the batch
+      const missing = grammars ? [...new Set([...grammarLanguages(c.language), ...grammarLanguages(r.read.language)])].filter((l) => !asked.has(l)) : [];
+      if (missing.length > 0) {
+        for (const l of missing) asked.add(l);
+        for (const [l, g] of await loadGrammars(missing)) grammars!.set(l, g);
+      }
+      out.files.push(parseFile(parser, r));
+    }
+  }
+  return out;
 }

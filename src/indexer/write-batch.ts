@@ -1,13 +1,16 @@
-import type { SkipReason } from '../core/file.js';
+import type { FileCandidate, SkipReason } from '../core/file.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { StoredFile } from '../store/file-repo.js';
 import type { SkipRecord } from '../store/skip-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
-import type { PreparedFile } from './prepare.js';
+import { copyStoredRows } from './copy-rows.js';
+import type { KnownFile, PreparedBatch, PreparedFile } from './prepare.js';
 
 /** Counters of one pass, updated as batches are written. */
 export interface Tally {
   indexed: number;
+  /** Of `indexed`, files whose rows were copied from a stored file with the same content. */
+  reused: number;
   touched: number;
   removed: number;
   chunks: number;
@@ -34,64 +37,99 @@ export interface WriteContext {
   readonly skip: (reason: SkipReason) => void;
 }
 
-/** Writes one prepared batch in one transaction. */
-export function writeBatch(ctx: WriteContext, prepared: readonly PreparedFile[]): void {
-  const { store, tally, now } = ctx;
-  store.transaction(() => {
-    for (const file of prepared) {
-      const { candidate } = file;
-      const old = ctx.stored.get(candidate.path);
-      if (!file.ok) {
-        ctx.skip(file.reason);
-        if (REMEMBERED.has(file.reason)) {
-          store.skips.put({ path: candidate.path, size: candidate.size, mtimeMs: candidate.mtimeMs, reason: file.reason, featureVersion: INDEX_FEATURE_VERSION, recordedAtMs: now });
-        }
-        if (old) {
-          removeFile(store, old);
-          tally.removed++;
-        }
-        continue;
-      }
-      if (ctx.skips.has(candidate.path)) store.skips.delete(candidate.path);
-      if (old && old.hash === file.hash && old.featureVersion === INDEX_FEATURE_VERSION) {
-        store.files.touch(old.id, candidate.mtimeMs, file.size, now);
-        tally.touched++;
-        continue;
-      }
-      const fileId = store.files.upsert({
-        path: candidate.path,
-        language: file.language,
-        contentType: file.contentType,
-        size: file.size,
-        mtimeMs: candidate.mtimeMs,
-        hash: file.hash,
-        encoding: file.encoding,
-        lineCount: file.lineCount,
-        featureVersion: INDEX_FEATURE_VERSION,
-        indexedAtMs: now,
-        parser: file.parser,
-        fallback: file.fallback,
-        metadata: file.metadata,
-      });
-      if (old) {
-        store.chunks.deleteForFile(fileId);
-        store.structure.deleteForFile(fileId);
-      }
-      store.structure.insert(fileId, file.symbols, file.imports);
-      const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-      store.content.putBytes(file.hash, bytes);
-      if (old && old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
-      file.chunks.forEach((c, ordinal) => {
-        const body = bytes.subarray(c.startByte, c.endByte).toString('utf8');
-        store.chunks.insert(
-          fileId,
-          { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container, signature: c.signature },
-          { stem: file.stem, path: file.path, symbol: c.symbolField, signature: c.signatureField, body, parts: c.parts },
-        );
-      });
-      tally.chunks += file.chunks.length;
-      tally.indexed++;
-      tally.bytes += file.size;
+/**
+ * Writes one prepared batch in one transaction. Returns the files that were left unparsed for a
+ * stored content that is no longer there to copy: they must be prepared again, without hints.
+ */
+export function writeBatch(ctx: WriteContext, prepared: Pick<PreparedBatch, 'files' | 'known'>): FileCandidate[] {
+  const again: FileCandidate[] = [];
+  ctx.store.transaction(() => {
+    for (const file of prepared.known) if (!writeKnown(ctx, file)) again.push(file.candidate);
+    for (const file of prepared.files) {
+      if (file.ok) writeParsed(ctx, file);
+      else writeRefused(ctx, file);
     }
   });
+  return again;
+}
+
+function writeRefused(ctx: WriteContext, file: Extract<PreparedFile, { ok: false }>): void {
+  const { store, tally } = ctx;
+  const { candidate } = file;
+  ctx.skip(file.reason);
+  if (REMEMBERED.has(file.reason)) {
+    store.skips.put({ path: candidate.path, size: candidate.size, mtimeMs: candidate.mtimeMs, reason: file.reason, featureVersion: INDEX_FEATURE_VERSION, recordedAtMs: ctx.now });
+  }
+  const old = ctx.stored.get(candidate.path);
+  if (old) {
+    removeFile(store, old);
+    tally.removed++;
+  }
+}
+
+/** A file whose content the index holds: its stat is updated, or another file's rows copied. False if neither could be done. */
+function writeKnown(ctx: WriteContext, file: KnownFile): boolean {
+  const { store, tally } = ctx;
+  const { candidate } = file;
+  const old = ctx.stored.get(candidate.path);
+  if (old && old.hash === file.hash && old.featureVersion === INDEX_FEATURE_VERSION) {
+    store.files.touch(old.id, candidate.mtimeMs, file.size, ctx.now);
+    tally.touched++;
+  } else {
+    if (file.known === 'unchanged') return false;
+    const chunks = copyStoredRows(store, file, old, ctx.now);
+    if (chunks === undefined) return false;
+    tally.chunks += chunks;
+    tally.indexed++;
+    tally.reused++;
+    tally.bytes += file.size;
+  }
+  if (ctx.skips.has(candidate.path)) store.skips.delete(candidate.path);
+  return true;
+}
+
+function writeParsed(ctx: WriteContext, file: Extract<PreparedFile, { ok: true }>): void {
+  const { store, tally, now } = ctx;
+  const { candidate } = file;
+  const old = ctx.stored.get(candidate.path);
+  if (ctx.skips.has(candidate.path)) store.skips.delete(candidate.path);
+  if (old && old.hash === file.hash && old.featureVersion === INDEX_FEATURE_VERSION) {
+    store.files.touch(old.id, candidate.mtimeMs, file.size, now);
+    tally.touched++;
+    return;
+  }
+  const fileId = store.files.upsert({
+    path: candidate.path,
+    language: file.language,
+    contentType: file.contentType,
+    size: file.size,
+    mtimeMs: candidate.mtimeMs,
+    hash: file.hash,
+    encoding: file.encoding,
+    lineCount: file.lineCount,
+    featureVersion: INDEX_FEATURE_VERSION,
+    indexedAtMs: now,
+    parser: file.parser,
+    fallback: file.fallback,
+    metadata: file.metadata,
+  });
+  if (old) {
+    store.chunks.deleteForFile(fileId);
+    store.structure.deleteForFile(fileId);
+  }
+  store.structure.insert(fileId, file.symbols, file.imports);
+  const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  store.content.putBytes(file.hash, bytes);
+  if (old && old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
+  file.chunks.forEach((c, ordinal) => {
+    const body = bytes.subarray(c.startByte, c.endByte).toString('utf8');
+    store.chunks.insert(
+      fileId,
+      { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container, signature: c.signature, defines: c.defines },
+      { stem: file.stem, path: file.path, symbol: c.symbolField, signature: c.signatureField, body, parts: c.parts },
+    );
+  });
+  tally.chunks += file.chunks.length;
+  tally.indexed++;
+  tally.bytes += file.size;
 }

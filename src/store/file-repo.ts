@@ -31,6 +31,16 @@ export interface FileRecord {
   readonly metadata: string | null;
 }
 
+/** A stored file whose rows another file with the same content can copy (see `withContent`). */
+export interface ContentSource {
+  readonly id: number;
+  readonly encoding: string;
+  readonly lineCount: number;
+  readonly parser: string;
+  readonly fallback: string | null;
+  readonly metadata: string | null;
+}
+
 /** What the index knows about one file, for outlines. */
 export interface FileInfo {
   readonly path: string;
@@ -70,6 +80,9 @@ export class FileRepo {
   private readonly deleteStmt;
   private readonly hashUsedStmt;
   private readonly infoStmt;
+  private readonly underStmt;
+  private readonly hasContentStmt;
+  private readonly withContentStmt;
 
   constructor(private readonly db: Db) {
     this.allStmt = db.prepare<[], { id: number; path: string; size: number; mtimeMs: number; hash: string; featureVersion: number; indexedAtMs: number }>(
@@ -95,6 +108,17 @@ export class FileRepo {
     this.infoStmt = db.prepare<[string], FileInfo>(
       'SELECT path, language, content_type AS contentType, line_count AS lineCount, size, parser, fallback, metadata FROM files WHERE path = ?',
     );
+    // a range on the path index: every path starting with `dir/` sorts in ['dir/', 'dir0') ('0' follows '/')
+    this.underStmt = db.prepare<[string, string], StoredFile>(
+      'SELECT id, path, size, mtime_ms AS mtimeMs, hash, feature_version AS featureVersion, indexed_at_ms AS indexedAtMs FROM files WHERE path >= ? AND path < ? ORDER BY path',
+    );
+    this.hasContentStmt = db.prepare<[string, string, number], { one: number }>('SELECT 1 AS one FROM files WHERE hash = ? AND language = ? AND feature_version = ? LIMIT 1');
+    // files whose chunks all record their names first (see migration 005)
+    this.withContentStmt = db.prepare<[string, string, string, number], ContentSource>(
+      `SELECT id, encoding, line_count AS lineCount, parser, fallback, metadata FROM files f
+       WHERE hash = ? AND language = ? AND content_type = ? AND feature_version = ?
+       ORDER BY EXISTS (SELECT 1 FROM chunks c WHERE c.file_id = f.id AND c.defines IS NULL), id LIMIT 1`,
+    );
   }
 
   /** Every stored file by path. One query; used to diff a walk against the index. */
@@ -112,6 +136,29 @@ export class FileRepo {
       if (row) out.set(row.path, row);
     }
     return out;
+  }
+
+  /** Stored files under directory `dir` (relative, no trailing `/`), at any depth. */
+  under(dir: string): StoredFile[] {
+    return this.underStmt.all(`${dir}/`, `${dir}0`);
+  }
+
+  /** Whether a file of `language` with content `hash` is stored, indexed with `featureVersion`. */
+  hasContent(hash: string, language: string, featureVersion: number): boolean {
+    return this.hasContentStmt.get(hash, language, featureVersion) !== undefined;
+  }
+
+  /** Every distinct (language, hash) stored with `featureVersion`, as tuples. */
+  contents(featureVersion: number): Array<[language: string, hash: string]> {
+    return this.db
+      .prepare<[number], [string, string]>('SELECT DISTINCT language, hash FROM files WHERE feature_version = ?')
+      .raw()
+      .all(featureVersion) as unknown as Array<[string, string]>;
+  }
+
+  /** A stored file with this content, language and content type, indexed with `featureVersion`. */
+  withContent(hash: string, language: string, contentType: string, featureVersion: number): ContentSource | undefined {
+    return this.withContentStmt.get(hash, language, contentType, featureVersion);
   }
 
   /** What the index knows about one file, or undefined. */

@@ -31,6 +31,8 @@ export class StructureRepo {
   private readonly insertImportStmt;
   private readonly deleteSymbolsStmt;
   private readonly deleteImportsStmt;
+  private readonly copySymbolsStmt;
+  private readonly copyImportsStmt;
   // the reads a reference search makes once per candidate file, prepared once
   private readonly inFileStmt;
   private readonly importsOfStmt;
@@ -43,6 +45,12 @@ export class StructureRepo {
     this.insertImportStmt = db.prepare<[number, number, string, string, string]>('INSERT INTO imports(file_id, line, kind, source, names) VALUES (?, ?, ?, ?, ?)');
     this.deleteSymbolsStmt = db.prepare<[number]>('DELETE FROM symbols WHERE file_id = ?');
     this.deleteImportsStmt = db.prepare<[number]>('DELETE FROM imports WHERE file_id = ?');
+    // ordered by id: the copies get ids in the order the parser emitted the originals
+    this.copySymbolsStmt = db.prepare<[number, number]>(
+      `INSERT INTO symbols(file_id, name, kind, container, signature, start_line, start_col, end_line, end_col, exported)
+       SELECT ?, name, kind, container, signature, start_line, start_col, end_line, end_col, exported FROM symbols WHERE file_id = ? ORDER BY id`,
+    );
+    this.copyImportsStmt = db.prepare<[number, number]>('INSERT INTO imports(file_id, line, kind, source, names) SELECT ?, line, kind, source, names FROM imports WHERE file_id = ? ORDER BY id');
     this.inFileStmt = db.prepare<[string], RawSymbol>(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.start_line, s.start_col`);
     this.importsOfStmt = db.prepare<[string], RawImport>(
       'SELECT f.path AS path, i.line AS line, i.kind AS kind, i.source AS source, i.names AS names FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line',
@@ -54,6 +62,15 @@ export class StructureRepo {
       this.insertSymbolStmt.run(fileId, s.name, s.kind, s.container ?? null, s.signature, s.startLine, s.startCol, s.endLine, s.endCol, s.exported ? 1 : 0);
     }
     for (const i of imports) this.insertImportStmt.run(fileId, i.line, i.kind, i.source, i.names.join(' '));
+  }
+
+  /**
+   * Gives file `toId` the definitions and imports of file `fromId`, which has the same content.
+   * Nothing stored here depends on the file's path (the path is joined from `files` on read).
+   */
+  copy(fromId: number, toId: number): void {
+    this.copySymbolsStmt.run(toId, fromId);
+    this.copyImportsStmt.run(toId, fromId);
   }
 
   deleteForFile(fileId: number): void {
