@@ -1,7 +1,9 @@
 // The public library API of scry. Any new export added here becomes public API: named exports
 // only, and the export list is pinned by test/unit/public-api.test.ts.
 export { createEngine } from './engine/engine.js';
-export type { Engine, EngineOptions, IndexOptions, SearchOptions, SymbolOptions, ReferenceOptions } from './engine/engine.js';
+export type { Engine, EngineOptions, IndexOptions, SearchOptions, SymbolOptions, ReferenceOptions, WatchOptions, IndexWatch } from './engine/engine.js';
+export type { Freshness, LastPass, PassReason, WatcherInfo } from './freshness/freshness.js';
+export type { WatchEvent } from './freshness/keeper.js';
 export type { StatusReport } from './engine/status.js';
 export { EngineError, ERROR_CODES, isEngineError } from './core/errors.js';
 export type { ErrorCode } from './core/errors.js';

@@ -6,6 +6,7 @@ import { searchCommand } from './commands/search-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { evalCommand } from './commands/eval-command.js';
 import { mcpCommand } from './commands/mcp-command.js';
+import { watchCommand } from './commands/watch-command.js';
 import { outlineCommand, refsCommand, symbolsCommand } from './commands/structure-commands.js';
 import { toolCommand, toolsCommand } from './commands/tool-command.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
@@ -156,10 +157,28 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     });
 
   program
+    .command('watch')
+    .description(
+      'Keep the index of DIR (default: current directory) fresh until Ctrl-C: an incremental pass on start (only what changed since the last pass), then one pass per batch of file changes. ' +
+        'Exactly one process writes an index: if another scry process already does, this one follows it and takes over when it exits. `scry index` runs meanwhile are handed to the writer.',
+    )
+    .argument('[dir]', 'project root')
+    .addOption(dbOption())
+    .option('--debounce <ms>', 'quiet time before a changed file is indexed (0-60000, default 500 or config watch.debounceMs)')
+    .option('--backend <name>', 'how changes are seen: auto (default), directories (one OS watch per indexed directory), recursive (one OS watch for the tree), poll (a rescan every watch.pollIntervalMs)')
+    .option('--json', 'one JSON line per event on stdout: role, watching, pass-start, pass-end, pass-error, warning')
+    .addHelpText('after', '\nExamples:\n  scry watch\n  scry watch ~/src/app --debounce 100\n  scry watch --json | jq .type')
+    .action(async (dir: string | undefined, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await watchCommand(io, dir, flags);
+    });
+
+  program
     .command('mcp')
     .description(
       'Serve the index as an MCP server for coding agents: over stdio (default; for Claude Code, Cursor and other clients that start the server), or over Streamable HTTP on localhost with --http. ' +
-        'Indexes --root in the background on start (incremental) and keeps answering meanwhile; the first calls wait only if no index exists yet. Changed files are picked up by a background refresh started by a tool call at most every --refresh-interval seconds.',
+        'Keeps the index of --root fresh while it runs, as `scry watch` does: an incremental pass on start (answers meanwhile come from the index as it stands; the first calls wait only if no index exists yet), then a file watcher. ' +
+        'If another scry process already writes this index, the server reads it and takes over writing when that process exits.',
     )
     .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
     .addOption(dbOption())
@@ -168,7 +187,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--host <host>', 'with --http: loopback address to bind: 127.0.0.1 (default), localhost or ::1')
     .option('--read-only', 'hide the write tools (apply_unified_diff, apply_text_edits); by default they stage changes and return requires_confirmation')
     .option('--allow-writes', 'let write tools apply their changes directly (the server mints a token per call): for clients that ask the user before each write tool call, as Claude Code does')
-    .option('--refresh-interval <seconds>', 'minimum seconds between background index refreshes, triggered by tool calls (0 = on every call while none is running; default 30)')
+    .option('--no-watch', 'do not watch files: index once on start (and on request from `scry index`), nothing more')
     .addHelpText(
       'after',
       '\nstdout carries the MCP protocol in stdio mode; logs go to stderr.\n\nExamples:\n  scry mcp --root ~/src/app\n  claude mcp add scry -- scry mcp --root ~/src/app\n  scry mcp --http --port 7333 --read-only',

@@ -15,6 +15,9 @@ import type { SymbolRow } from '../store/structure-repo.js';
 import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
 import type { AppliedChange, ChangeRequest, ProposedChange } from '../workspace/change.js';
 import type { StatusReport } from './status.js';
+import type { WatchConfig } from '../config/schema.js';
+import type { Freshness } from '../freshness/freshness.js';
+import type { WatchEvent } from '../freshness/keeper.js';
 
 /* The engine's public contract: the Engine interface and the options of its methods. */
 
@@ -34,8 +37,17 @@ export interface EngineOptions {
 
 export interface IndexOptions {
   readonly onProgress?: ((event: IndexProgress) => void) | undefined;
-  /** Called while waiting for another process's writer lock. */
-  readonly onLockWait?: ((owner: { pid: number }) => void) | undefined;
+  /**
+   * Called while this request waits for another process that writes the index: its pid, and the
+   * progress of the pass this request is queued behind when that process reports it.
+   */
+  readonly onLockWait?: ((owner: { pid: number; progress?: IndexProgress | undefined }) => void) | undefined;
+  /**
+   * Called when the request was handed to the process that owns the index (a `scry watch`,
+   * `scry mcp` or another `scry index`): that process runs the pass, progress still arrives
+   * through `onProgress`, and the report is the one it returns.
+   */
+  readonly onHandoff?: ((owner: { pid: number; role: 'index' | 'watch' }) => void) | undefined;
   /** Delete the database first and index from scratch (recovers from corrupt or too-new indexes). */
   readonly rebuild?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
@@ -97,6 +109,15 @@ export interface Engine {
   /** One file's definitions, imports (resolved to repository files), importers and tests. */
   outline(path: string): Promise<FileOutline>;
   status(): StatusReport;
+  /**
+   * Keeps the index fresh until the returned handle is closed: becomes the index's single writer
+   * (or a reader that takes over when the writer exits), watches the files, brings the index up to
+   * date with the disk (startup staleness), then indexes each batch of changes. Other processes'
+   * `index()` calls are handed to it. One watch per engine.
+   */
+  watch(options?: WatchOptions): Promise<IndexWatch>;
+  /** How fresh the index is and who keeps it so (this process's watch, or the writer's published state). */
+  freshness(): Freshness;
   /** A line range of a file as it is on disk now. Only files the index would include: links resolved inside the root, secrets refused. */
   readFile(path: string, options?: ReadFileOptions): Promise<FileSlice>;
   /** Indexed files, in path order, optionally only those matching globs. */
@@ -186,4 +207,31 @@ export interface SymbolDefinition {
   readonly truncated: boolean;
   /** Other definitions the id could mean (same name elsewhere), as ids. */
   readonly alternatives: readonly string[];
+}
+
+export interface WatchOptions {
+  /** Follow file changes (default true). False: be the writer, run the startup pass and take requests, but watch no files. */
+  readonly files?: boolean | undefined;
+  /** Overrides of the config's `watch` section (debounce, batch wait, backend, storm threshold, poll interval). */
+  readonly watch?: Partial<WatchConfig> | undefined;
+  /** Every role change, pass start, progress, end and error, and watcher warnings. */
+  readonly onEvent?: ((event: WatchEvent) => void) | undefined;
+  /** How often a reader checks whether it can take over writing. Default 1,000 ms. */
+  readonly takeoverPollMs?: number | undefined;
+}
+
+/** A running watch (see `Engine.watch`). */
+export interface IndexWatch {
+  /** `writer` while this process writes the index, `reader` while another one does. */
+  readonly role: 'writer' | 'reader';
+  freshness(): Freshness;
+  /**
+   * Resolves when tools can answer: at once if a completed index exists, otherwise when the first
+   * pass has completed one (this process's or the writer's). Progress goes to `onProgress`.
+   */
+  ready(options?: { signal?: AbortSignal | undefined; onProgress?: ((p: IndexProgress) => void) | undefined }): Promise<void>;
+  /** Resolves when the writer has nothing pending and no pass running (tests, benchmarks). */
+  idle(): Promise<void>;
+  /** Stops watching, stops a running pass at its next batch, and gives up the writer role. */
+  close(): Promise<void>;
 }

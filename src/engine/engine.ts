@@ -4,7 +4,6 @@ import { EngineError } from '../core/errors.js';
 import { silentLogger, systemClock, type Clock, type Logger } from '../core/logger.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import type { DryRunReport } from '../indexer/dry-run.js';
-import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
 import type { IndexReport } from '../indexer/index-report.js';
 import type { ProgressListener } from '../indexer/progress.js';
 import { lexicalSearch } from '../search/lexical-search.js';
@@ -15,6 +14,7 @@ import { createTextScanCache, searchText, type TextSearchOptions, type TextSearc
 import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
 import type { RerankMeta, SearchResponse, SearchResult } from '../search/search-result.js';
 import type { Reranker } from '../rerank/reranker.js';
+import { createConfiguredReranker, rerankResults } from './rerank-results.js';
 import { IndexStore } from '../store/index-store.js';
 import { formatSymbolId, parseSymbolId, resolveSymbolId } from '../search/symbol-id.js';
 import { pathMatcher } from '../search/filters.js';
@@ -22,17 +22,32 @@ import { readFileSlice, type FileSlice, type ReadFileOptions } from '../workspac
 import { commitChange, confirmationRequired, prepareChange, type AppliedChange, type ChangeRequest, type ProposedChange } from '../workspace/change.js';
 import { ConfirmationTokens } from '../workspace/confirmation.js';
 import type { WalkOptions } from '../discover/walk.js';
-import { WriterLock, type LockOwner } from '../store/writer-lock.js';
-import { EMPTY_STRUCTURE, SEMANTIC_UNAVAILABLE, type StatusReport } from './status.js';
+import { WriterLock } from '../store/writer-lock.js';
+import { observedFreshness, readState, statePathFor, type Freshness } from '../freshness/freshness.js';
+import { endpointFor } from '../freshness/handoff.js';
+import { IndexKeeper } from '../freshness/keeper.js';
+import { WriterLease } from '../freshness/lease.js';
+import { IndexRunner } from './index-runner.js';
+import { SEMANTIC_UNAVAILABLE, statusReport, type StatusReport } from './status.js';
 import type {
-  ApplyChangeOptions, Engine, EngineOptions, FileListing, IndexOptions, ListFilesOptions, MintTokenOptions,
-  ReferenceOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions,
+  ApplyChangeOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
+  ReferenceOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, WatchOptions,
 } from './engine-api.js';
 
 export type {
-  ApplyChangeOptions, Engine, EngineOptions, FileListing, IndexOptions, ListFilesOptions, MintTokenOptions,
-  ReferenceOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions,
+  ApplyChangeOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
+  ReferenceOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, WatchOptions,
 } from './engine-api.js';
+
+/** Device and inode of a file: a different value means the file was replaced. */
+function fileId(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
 
 function rootFromDb(dbPath: string): string {
   const store = IndexStore.open(dbPath, { create: false });
@@ -58,6 +73,9 @@ class EngineImpl implements Engine {
   private reranker: Promise<Reranker | undefined> | undefined;
   private closed = false;
   private readonly lock: WriterLock;
+  private readonly lease: WriterLease;
+  private readonly runner: IndexRunner;
+  private keeper: IndexKeeper | undefined;
 
   constructor(
     readonly config: ResolvedConfig,
@@ -65,6 +83,8 @@ class EngineImpl implements Engine {
     private readonly clock: Clock,
   ) {
     this.lock = new WriterLock(`${config.dbPath}.lock`);
+    this.lease = new WriterLease(this.lock, endpointFor(config.dbPath), logger);
+    this.runner = new IndexRunner({ lease: this.lease, lockTimeoutMs: config.lockTimeoutMs, pass: (o) => this.pass(o), logger });
   }
 
   get root(): string {
@@ -87,37 +107,75 @@ class EngineImpl implements Engine {
 
   private open(create: boolean): IndexStore {
     if (this.closed) throw new EngineError('CLOSED');
-    this.store ??= IndexStore.open(this.dbPath, { create });
+    // another process rebuilt the index (a new file at the same path): read the new one
+    if (this.store && !this.lease.held && fileId(this.dbPath) !== this.storeFile && existsSync(this.dbPath)) {
+      this.store.close();
+      this.store = undefined;
+    }
+    if (!this.store) {
+      this.store = IndexStore.open(this.dbPath, { create });
+      this.storeFile = fileId(this.dbPath);
+    }
     return this.store;
   }
 
-  /** Passes of this engine run one after another: the lock file serialises processes, this chain the calls of one process. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private storeFile: string | undefined;
 
   index(options: IndexOptions = {}): Promise<IndexReport> {
-    const run = this.queue.then(() => this.indexNow(options));
-    this.queue = run.catch(() => undefined);
-    return run;
+    if (this.closed) return Promise.reject(new EngineError('CLOSED'));
+    return this.runner.index(options);
   }
 
-  private async indexNow(options: IndexOptions): Promise<IndexReport> {
+  /** One pass over the store; the runner calls it only while this process holds the writer lease. */
+  private async pass(options: IndexOptions): Promise<IndexReport> {
     if (this.closed) throw new EngineError('CLOSED');
-    await this.lock.acquire({ timeoutMs: this.config.lockTimeoutMs, onWait: (o: LockOwner) => options.onLockWait?.({ pid: o.pid }) });
-    try {
-      if (options.rebuild) {
-        this.store?.close();
-        this.store = undefined;
-        for (const suffix of ['', '-wal', '-shm']) rmSync(this.dbPath + suffix, { force: true });
-      }
-      const store = this.open(true);
-      const onProgress: ProgressListener | undefined = options.onProgress;
-      const paths = options.paths ? this.scopedPaths(options.paths) : undefined;
-      // loaded on demand: a search-only process never loads discovery and chunking
-      const { runIndexPass } = await import('../indexer/index-pass.js');
-      return await runIndexPass({ root: this.root, config: this.config, store, clock: this.clock, logger: this.logger, onProgress, signal: options.signal, paths });
-    } finally {
-      this.lock.release();
+    if (options.rebuild) {
+      this.store?.close();
+      this.store = undefined;
+      for (const suffix of ['', '-wal', '-shm']) rmSync(this.dbPath + suffix, { force: true });
     }
+    const store = this.open(true);
+    const onProgress: ProgressListener | undefined = options.onProgress;
+    const paths = options.paths ? this.scopedPaths(options.paths) : undefined;
+    // loaded on demand: a search-only process never loads discovery and chunking
+    const { runIndexPass } = await import('../indexer/index-pass.js');
+    return await runIndexPass({ root: this.root, config: this.config, store, clock: this.clock, logger: this.logger, onProgress, signal: options.signal, paths });
+  }
+
+  async watch(options: WatchOptions = {}): Promise<IndexWatch> {
+    if (this.closed) throw new EngineError('CLOSED');
+    if (this.keeper) throw new EngineError('INVALID_ARGUMENT', { name: 'watch', reason: 'this engine already watches its index' });
+    const keeper = new IndexKeeper({
+      lease: this.lease,
+      statePath: statePathFor(this.dbPath),
+      walk: this.walkOptions,
+      watch: { ...this.config.watch, ...options.watch },
+      watchFiles: options.files ?? true,
+      run: (job, hooks) => this.runner.serial(() => this.pass({ paths: job.paths, rebuild: job.rebuild, signal: hooks.signal, onProgress: hooks.onProgress })),
+      isIndexed: () => this.isIndexed(),
+      logger: this.logger,
+      clock: this.clock,
+      onEvent: options.onEvent,
+      takeoverPollMs: options.takeoverPollMs,
+    });
+    this.keeper = keeper;
+    await keeper.start();
+    return {
+      get role() {
+        return keeper.role;
+      },
+      freshness: () => keeper.freshness(),
+      ready: (o) => keeper.ready(o),
+      idle: () => keeper.idle(),
+      close: async () => {
+        await keeper.close();
+        if (this.keeper === keeper) this.keeper = undefined;
+      },
+    };
+  }
+
+  freshness(): Freshness {
+    return this.keeper?.freshness() ?? observedFreshness(this.lease.owner(), readState(statePathFor(this.dbPath)));
   }
 
   /** Root-relative POSIX paths for a scoped pass; undefined (a full pass) if one is a directory. */
@@ -163,8 +221,9 @@ class EngineImpl implements Engine {
     });
     let results: readonly SearchResult[] = outcome.results;
     let rerank: RerankMeta | undefined;
-    const reranker = options.rerank === false || results.length < 2 ? undefined : await this.getReranker();
-    if (reranker) ({ results, rerank } = await this.rerankResults(reranker, query, results, outcome.texts, options.signal));
+    this.reranker ??= createConfiguredReranker(this.config, this.clock, this.logger);
+    const reranker = options.rerank === false || results.length < 2 ? undefined : await this.reranker;
+    if (reranker) ({ results, rerank } = await rerankResults(reranker, this.config.rerank.maxCandidates, query, results, outcome.texts, options.signal));
     return {
       query,
       results,
@@ -182,51 +241,6 @@ class EngineImpl implements Engine {
         ...(rerank ? { rerank } : {}),
       },
     };
-  }
-
-  /** The configured reranker, created on first use (its model and sockets only when needed). */
-  private getReranker(): Promise<Reranker | undefined> {
-    const r = this.config.rerank;
-    this.reranker ??= (async (): Promise<Reranker | undefined> => {
-      if (r.provider === 'llm' && r.llm) {
-        const { createLlmReranker } = await import('../rerank/llm-reranker.js');
-        const key = this.config.rerankApiKey();
-        const env = r.llm.apiKeyEnv && key ? { [r.llm.apiKeyEnv]: key } : {};
-        return createLlmReranker({ endpoint: r.llm, maxCandidates: r.maxCandidates, timeoutMs: r.timeoutMs }, { clock: this.clock, env });
-      }
-      if (r.provider === 'cross-encoder' && r.crossEncoder) {
-        const { createCrossEncoderReranker } = await import('../rerank/cross-encoder.js');
-        return createCrossEncoderReranker({ ...r.crossEncoder, maxCandidates: r.maxCandidates, timeoutMs: r.timeoutMs, clock: this.clock, logger: this.logger });
-      }
-      return undefined;
-    })();
-    return this.reranker;
-  }
-
-  /** Reorders the first `maxCandidates` results by the model's scores; the rest follow unchanged. */
-  private async rerankResults(reranker: Reranker, query: string, results: readonly SearchResult[], texts: ReadonlyMap<string, string>, signal: AbortSignal | undefined): Promise<{ results: SearchResult[]; rerank: RerankMeta }> {
-    const head = results.slice(0, this.config.rerank.maxCandidates);
-    // identical text may sit in two files, so the id is the chunk's content hash and its place
-    const idOf = (r: SearchResult): string => `${r.chunkHash}@${r.path}:${r.startLine}`;
-    const candidates = head.map((r) => ({ id: idOf(r), path: r.path, startLine: r.startLine, endLine: r.endLine, text: texts.get(r.chunkHash) ?? r.snippet }));
-    const outcome = await reranker.rerank(query, candidates, { signal });
-    const byId = new Map(head.map((r) => [idOf(r), r]));
-    const reordered = outcome.order.map((id) => {
-      const r = byId.get(id)!;
-      const s = outcome.scores.get(id);
-      if (s === undefined) return r;
-      return { ...r, rerankScore: s, ...(r.why ? { why: [...r.why, `${reranker.name} ${reranker.model}: ${s}`] } : {}) };
-    });
-    const rerank: RerankMeta = {
-      provider: reranker.name,
-      model: reranker.model,
-      candidates: head.length,
-      scored: outcome.scores.size,
-      cached: outcome.cached,
-      skipped: outcome.skipped ?? null,
-      tookMs: outcome.tookMs,
-    };
-    return { results: [...reordered, ...results.slice(head.length)], rerank };
   }
 
   private readonly nameCache: NameCache = { key: '', names: [] };
@@ -250,33 +264,7 @@ class EngineImpl implements Engine {
   status(): StatusReport {
     const owner = this.lock.peek();
     const writer = owner ? { pid: owner.pid, since: new Date(owner.acquiredAt).toISOString() } : null;
-    const capabilities = { lexical: false, semantic: false, semanticReason: SEMANTIC_UNAVAILABLE };
-    if (!this.hasIndex()) {
-      return { root: this.config.root ?? null, dbPath: this.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, writer };
-    }
-    const store = this.open(false);
-    return store.read(() => {
-      const counts = store.files.counts();
-      const lastPass = store.meta.get('last_pass_at');
-      return {
-        root: this.config.root ?? null,
-        dbPath: this.dbPath,
-        indexed: lastPass !== undefined,
-        schemaVersion: store.schemaVersion(),
-        featureVersionCurrent: Number(store.meta.get('feature_version')) === INDEX_FEATURE_VERSION,
-        files: counts.files,
-        bytes: counts.bytes,
-        chunks: store.chunks.count(),
-        languages: counts.byLanguage,
-        contentTypes: counts.byContentType,
-        lastPassAt: lastPass ? new Date(Number(lastPass)).toISOString() : null,
-        lastPassSkipped: store.meta.getJson('last_pass_skipped') ?? {},
-        dbBytes: store.sizeOnDisk(),
-        structure: { ...store.structure.counts(), parsers: store.files.parsers(), fallbacks: store.files.fallbacks() },
-        capabilities: { ...capabilities, lexical: lastPass !== undefined },
-        writer,
-      };
-    });
+    return statusReport(this.config, this.hasIndex() ? this.open(false) : undefined, writer);
   }
 
   private get walkOptions(): WalkOptions {
@@ -386,6 +374,7 @@ class EngineImpl implements Engine {
   close(): void {
     void this.reranker?.then((r) => r?.close()).catch(() => undefined);
     this.reranker = undefined;
+    void this.keeper?.close();
     this.store?.close();
     this.store = undefined;
     this.lock.release();

@@ -1,4 +1,7 @@
 import type { SkipReason } from '../core/file.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
+import type { IndexStore } from '../store/index-store.js';
 
 /** What `scry status` reports about an index. */
 export interface StatusReport {
@@ -37,3 +40,34 @@ export interface StructureStatus {
 }
 
 export const EMPTY_STRUCTURE: StructureStatus = { symbols: 0, imports: 0, parsers: {}, fallbacks: [] };
+
+/** The status of the index at `config.dbPath`: `store` is its open store, or undefined when there is no database yet. */
+export function statusReport(config: ResolvedConfig, store: IndexStore | undefined, writer: StatusReport['writer']): StatusReport {
+  const capabilities = { lexical: false, semantic: false, semanticReason: SEMANTIC_UNAVAILABLE };
+  const root = config.root ?? null;
+  if (!store) {
+    return { root, dbPath: config.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, writer };
+  }
+  return store.read(() => {
+    const counts = store.files.counts();
+    const lastPass = store.meta.get('last_pass_at');
+    return {
+      root,
+      dbPath: config.dbPath,
+      indexed: lastPass !== undefined,
+      schemaVersion: store.schemaVersion(),
+      featureVersionCurrent: Number(store.meta.get('feature_version')) === INDEX_FEATURE_VERSION,
+      files: counts.files,
+      bytes: counts.bytes,
+      chunks: store.chunks.count(),
+      languages: counts.byLanguage,
+      contentTypes: counts.byContentType,
+      lastPassAt: lastPass ? new Date(Number(lastPass)).toISOString() : null,
+      lastPassSkipped: store.meta.getJson('last_pass_skipped') ?? {},
+      dbBytes: store.sizeOnDisk(),
+      structure: { ...store.structure.counts(), parsers: store.files.parsers(), fallbacks: store.files.fallbacks() },
+      capabilities: { ...capabilities, lexical: lastPass !== undefined },
+      writer,
+    };
+  });
+}

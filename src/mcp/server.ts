@@ -1,13 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Engine, StatusReport } from '../index.js';
+import type { Engine, IndexWatch, StatusReport } from '../index.js';
 import { toolsFor } from '../tools/catalog.js';
 import type { Envelope } from '../tools/envelope.js';
 import { runTool } from '../tools/run-tool.js';
 import type { ToolContext, WritePolicy } from '../tools/tool.js';
 import { serverInstructions } from './instructions.js';
 import { progressSink } from './progress.js';
-import type { IndexRefresher } from './refresh.js';
+import { freshnessWarnings } from './freshness-warnings.js';
 import { summarise } from './summary.js';
 import { listedTools } from './tool-list.js';
 
@@ -15,8 +15,8 @@ export interface ScryServerOptions {
   readonly engine: Engine;
   /** Who may write (tools/tool.ts). `read-only` hides the write tools. Default `stage`. */
   readonly writePolicy?: WritePolicy | undefined;
-  /** Background indexing shared by every session of this process; without it tools read the index as it is. */
-  readonly refresher?: IndexRefresher | undefined;
+  /** The engine's watch (`engine.watch()`), shared by every session of this process: tools wait for its first pass when there is no index yet. Without it tools read the index as it is. */
+  readonly watch?: IndexWatch | undefined;
   /** Reported as the server version at initialize. */
   readonly version: string;
 }
@@ -30,16 +30,17 @@ export interface ScryServerOptions {
  * server shares (the tool list, the instructions until the next index pass) is computed once here.
  */
 export function scryServerFactory(options: ScryServerOptions): () => Server {
-  const { engine, refresher } = options;
+  const { engine, watch } = options;
   const writePolicy = options.writePolicy ?? 'stage';
   const tools = toolsFor(writePolicy);
   let listed: Tool[] | undefined;
   let instructions: { key: string; text: string } | undefined;
   const describe = (): string => {
     // what the index holds changes when a pass ends
-    const key = `${refresher?.passes ?? 0}:${refresher?.refreshing ?? false}`;
+    const f = engine.freshness();
+    const key = `${f.lastPass?.at ?? ''}:${f.state === 'indexing'}`;
     if (instructions?.key !== key) {
-      instructions = { key, text: serverInstructions({ root: engine.root, status: statusOrUndefined(engine), indexing: refresher?.refreshing ?? false, tools, writePolicy }) };
+      instructions = { key, text: serverInstructions({ root: engine.root, status: statusOrUndefined(engine), indexing: f.state === 'indexing', tools, writePolicy }) };
     }
     return instructions.text;
   };
@@ -49,18 +50,16 @@ export function scryServerFactory(options: ScryServerOptions): () => Server {
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listed ??= listedTools(tools)) }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const { name, arguments: args } = request.params;
-      refresher?.touch();
       const progress = progressSink(extra._meta?.progressToken, (n) => extra.sendNotification(n));
       const ctx: ToolContext = {
         engine,
         writePolicy,
         signal: extra.signal,
         onProgress: progress?.tool,
-        ready: refresher ? () => refresher.ready({ signal: extra.signal, onProgress: progress?.index }) : undefined,
-        warnings: refresher ? () => refresher.warnings() : undefined,
-        freshness: refresher ? () => refresher.freshness() : undefined,
+        ready: watch ? () => watch.ready({ signal: extra.signal, onProgress: progress?.index }) : undefined,
+        warnings: () => freshnessWarnings(engine.freshness()),
       };
-      // applied writes re-index their own files (engine); other edits arrive with the next refresh
+      // applied writes re-index their own files (engine); other edits arrive through the watch
       return toCallToolResult(await runTool(name, args, ctx), args);
     });
     return server;

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +11,16 @@ export interface LockOwner {
   readonly token: string;
   readonly acquiredAt: number;
   readonly heartbeatAt: number;
+  /** Where the owner takes index requests from other processes (a local socket), if it does. */
+  readonly endpoint?: string | undefined;
+  /** What kind of process owns the index: a one-off pass (`index`) or a long-running watcher (`watch`). */
+  readonly role?: 'index' | 'watch' | undefined;
+}
+
+/** What the owner writes into the lock file besides its identity. */
+export interface OwnerInfo {
+  readonly endpoint?: string | undefined;
+  readonly role?: 'index' | 'watch' | undefined;
 }
 
 export interface LockOptions {
@@ -22,6 +32,10 @@ export interface LockOptions {
   readonly heartbeatMs?: number;
   /** Called while waiting, at most once per poll. */
   readonly onWait?: (owner: LockOwner) => void;
+  /** Stops waiting (rejects with the signal's reason). */
+  readonly signal?: AbortSignal | undefined;
+  /** Written into the lock file for other processes to read. */
+  readonly owner?: OwnerInfo | undefined;
 }
 
 function readOwner(path: string): LockOwner | undefined {
@@ -38,6 +52,15 @@ function pidAlive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A lock file that cannot be parsed yet but was created a moment ago: its owner is still writing it. */
+function justCreated(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs < 1000;
+  } catch {
+    return false;
   }
 }
 
@@ -71,23 +94,39 @@ export class WriterLock {
   }
 
   async acquire(options: LockOptions): Promise<void> {
-    const staleMs = options.staleMs ?? 30_000;
     const deadline = Date.now() + options.timeoutMs;
-    mkdirSync(dirname(this.path), { recursive: true });
     for (;;) {
-      if (this.tryCreate()) break;
-      const current = readOwner(this.path);
-      if (isStale(current, Date.now(), staleMs)) {
-        this.breakStale(current);
-        continue;
-      }
-      if (Date.now() >= deadline) throw new EngineError('INDEX_LOCKED', { pid: current?.pid ?? 'unknown', lock: this.path });
-      if (current) options.onWait?.(current);
+      options.signal?.throwIfAborted();
+      const current = this.tryAcquire(options);
+      if (current === undefined) return;
+      if (Date.now() >= deadline) throw new EngineError('INDEX_LOCKED', { pid: current.pid, lock: this.path });
+      options.onWait?.(current);
       await sleep(Math.min(200, Math.max(10, deadline - Date.now())));
     }
-    const every = options.heartbeatMs ?? 2000;
-    this.timer = setInterval(() => this.beat(), every);
-    this.timer.unref();
+  }
+
+  /**
+   * One attempt, never waiting: takes the lock (recovering a stale one) and returns undefined, or
+   * returns the live owner that holds it.
+   */
+  tryAcquire(options: Omit<LockOptions, 'timeoutMs' | 'onWait' | 'signal'> = {}): LockOwner | undefined {
+    if (this.owner) return undefined;
+    const staleMs = options.staleMs ?? 30_000;
+    mkdirSync(dirname(this.path), { recursive: true });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (this.tryCreate(options.owner)) {
+        const every = options.heartbeatMs ?? 2000;
+        this.timer = setInterval(() => this.beat(), every);
+        this.timer.unref();
+        return undefined;
+      }
+      const current = readOwner(this.path);
+      if (current === undefined && justCreated(this.path)) return { pid: 0, host: hostname(), token: '', acquiredAt: 0, heartbeatAt: Date.now() };
+      if (!isStale(current, Date.now(), staleMs)) return current;
+      this.breakStale(current);
+    }
+    // the file kept changing hands: someone else is taking it
+    return readOwner(this.path) ?? { pid: 0, host: hostname(), token: '', acquiredAt: 0, heartbeatAt: 0 };
   }
 
   release(): void {
@@ -103,9 +142,9 @@ export class WriterLock {
     this.owner = undefined;
   }
 
-  private tryCreate(): boolean {
+  private tryCreate(info: OwnerInfo = {}): boolean {
     const now = Date.now();
-    const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID(), acquiredAt: now, heartbeatAt: now };
+    const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID(), acquiredAt: now, heartbeatAt: now, ...info };
     let fd: number;
     try {
       fd = openSync(this.path, 'wx');

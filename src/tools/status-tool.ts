@@ -1,4 +1,33 @@
+import type { Freshness } from '../index.js';
 import { defineTool, type ToolDefinition } from './tool.js';
+
+/** How the index is kept fresh, in words. */
+function mode(f: Freshness): string {
+  if (f.role === 'writer' && f.watcher) return f.watcher.backend === 'poll' ? `this server rescans the files every so often (polling${f.watcher.fallbackReason ? `: ${f.watcher.fallbackReason}` : ''})` : 'this server watches the files and indexes changes as they happen';
+  if (f.role === 'writer') return 'this server indexed on start and takes index requests; it does not watch files';
+  if (f.writer?.role === 'watch') return `pid ${f.writer.pid} watches the files and writes the index${f.role === 'reader' ? '; this server takes over if it exits' : ''}`;
+  if (f.writer) return `pid ${f.writer.pid} is running an index pass`;
+  return 'on demand (scry index)';
+}
+
+/** The freshness section of index_status: state, who writes, what is pending, the last pass. */
+function freshnessData(lastPassAt: string | null, chunkerCurrent: boolean, f: Freshness): Record<string, unknown> {
+  return {
+    state: f.state,
+    last_pass_at: lastPassAt,
+    chunker_current: chunkerCurrent,
+    indexing: f.state === 'indexing',
+    writer_pid: f.writer?.pid ?? null,
+    role: f.role,
+    pending_changes: f.pendingChanges,
+    rescan_pending: f.rescanPending,
+    ...(f.progress ? { progress: { phase: f.progress.phase, files_done: f.progress.filesDone, files_total: f.progress.filesTotal } } : {}),
+    ...(f.lastPass ? { last_pass: { reason: f.lastPass.reason, at: f.lastPass.at, duration_ms: f.lastPass.durationMs, files_indexed: f.lastPass.filesIndexed, files_removed: f.lastPass.filesRemoved } } : {}),
+    ...(f.lastError ? { last_error: f.lastError } : {}),
+    ...(f.watcher ? { watcher: { backend: f.watcher.backend, watches: f.watcher.watches, ...(f.watcher.fallbackReason ? { fallback_reason: f.watcher.fallbackReason } : {}) } } : {}),
+    mode: mode(f),
+  };
+}
 
 const indexStatus = defineTool({
   name: 'index_status',
@@ -10,7 +39,7 @@ const indexStatus = defineTool({
   readOnly: true,
   handler: async (_args, ctx) => {
     const s = ctx.engine.status();
-    const host = ctx.freshness?.();
+    const f = ctx.engine.freshness();
     const rerank = ctx.engine.config.rerank.provider;
     const data = {
       root: s.root,
@@ -22,15 +51,7 @@ const indexStatus = defineTool({
       vectors: 0,
       languages: s.languages,
       content_types: s.contentTypes,
-      freshness: {
-        last_pass_at: s.lastPassAt,
-        chunker_current: s.featureVersionCurrent,
-        indexing: host?.indexing ?? s.writer !== null,
-        writer_pid: s.writer?.pid ?? null,
-        ...(host?.lastRefreshAt !== undefined ? { last_refresh_at: host.lastRefreshAt } : {}),
-        ...(host?.lastError ? { last_error: host.lastError } : {}),
-        mode: host?.mode ?? 'on demand (scry index)',
-      },
+      freshness: freshnessData(s.lastPassAt, s.featureVersionCurrent, f),
       capabilities: {
         lexical: s.capabilities.lexical,
         symbols: s.structure.symbols > 0,

@@ -26,20 +26,6 @@ export interface ToolContext {
   readonly ready?: (() => Promise<void>) | undefined;
   /** Warnings every result should carry (`index is being refreshed`, `lexical only`). */
   readonly warnings?: (() => readonly string[]) | undefined;
-  /** What the host knows about freshness (a pass running, the last refresh, its error), shown by index_status. */
-  readonly freshness?: (() => HostFreshness) | undefined;
-}
-
-/** Freshness as the serving host sees it. */
-export interface HostFreshness {
-  /** An index pass is running now. */
-  readonly indexing: boolean;
-  /** When the host's last pass finished (ISO time), if it ran one. */
-  readonly lastRefreshAt?: string | null;
-  /** The last pass's error code, if it failed. */
-  readonly lastError?: string | null;
-  /** How the host keeps the index fresh (`refresh every 30 s on use`, `watcher`). */
-  readonly mode?: string;
 }
 
 /** A handler's result: data plus warnings for `meta.warnings`. Failures are thrown as EngineError. */

@@ -46,3 +46,8 @@ export function spawnCli(args: string[], options: { cwd: string; env: Record<str
 export function startCli(args: string[], options: { cwd: string; env: Record<string, string> }) {
   return spawn(process.execPath, [...TSX, ENTRY, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
+
+/** Starts a TypeScript script (via tsx) as a child process, e.g. a reader loop for stress tests. */
+export function startScript(script: string, args: string[], options: { cwd: string; env: Record<string, string> }) {
+  return spawn(process.execPath, [...TSX, script, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}

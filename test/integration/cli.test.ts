@@ -77,12 +77,28 @@ describe('CLI', () => {
     expect(noRoot.stderr).toMatch(/ROOT_NOT_FOUND/);
     const unknown = await runCli(['frobnicate'], { cwd: t.dir });
     expect(unknown.code).toBe(2);
+    const badDebounce = await runCli(['watch', root, '--db', db, '--debounce', 'soon'], { cwd: t.dir });
+    expect(badDebounce.code).toBe(2);
+    expect(badDebounce.stderr).toMatch(/INVALID_ARGUMENT.*debounce/);
+    const badBackend = await runCli(['watch', root, '--db', db, '--backend', 'inotify'], { cwd: t.dir });
+    expect(badBackend.code).toBe(2);
+    expect(badBackend.stderr).toMatch(/auto, directories, recursive, poll/);
+  });
+
+  it('status says when nobody keeps the index fresh', async () => {
+    const s = await runCli(['status', '--db', db], { cwd: t.dir });
+    expect(s.stdout).toMatch(/^freshness: not watched/m);
+    const j = await runCli(['status', '--db', db, '--json'], { cwd: t.dir });
+    expect(JSON.parse(j.stdout).freshness).toMatchObject({ state: 'unwatched', role: 'none', writer: null });
   });
 
   it('--help lists the commands and search examples', async () => {
     const r = await runCli(['--help'], { cwd: t.dir });
     expect(r.code).toBe(0);
-    for (const c of ['index', 'search', 'status']) expect(r.stdout).toContain(c);
+    for (const c of ['index', 'search', 'status', 'watch', 'mcp']) expect(r.stdout).toContain(c);
+    const w = await runCli(['watch', '--help'], { cwd: t.dir });
+    expect(w.stdout).toMatch(/--debounce <ms>/);
+    expect(w.stdout).toMatch(/takes over/);
     const s = await runCli(['search', '--help'], { cwd: t.dir });
     expect(s.stdout).toMatch(/--db <path>/);
     expect(s.stdout).toMatch(/Examples:/);

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createEngine, type Engine } from '../../src/index.js';
+import { createEngine, type Engine, type IndexWatch } from '../../src/index.js';
 import { refusal, serveHttp, type HttpHandle } from '../../src/mcp/http.js';
-import { IndexRefresher } from '../../src/mcp/refresh.js';
 import { createScryServer, scryServerFactory } from '../../src/mcp/server.js';
 import { TOOLS } from '../../src/tools/catalog.js';
 import { writeSmallRepo } from '../helpers/fixture-repo.js';
@@ -66,21 +65,20 @@ describe('Host and Origin checks', () => {
 describe('scry mcp over Streamable HTTP (in-process)', () => {
   let t: ReturnType<typeof tempDir>;
   let engine: Engine;
-  let refresher: IndexRefresher;
+  let watch: IndexWatch;
   let http: HttpHandle;
 
   beforeAll(async () => {
     t = tempDir('scry-mcp-http-');
     writeSmallRepo(join(t.dir, 'repo'));
     engine = await createEngine({ root: join(t.dir, 'repo'), env: isolatedEnv(t.dir) });
-    refresher = new IndexRefresher(engine);
-    refresher.start();
-    http = await serveHttp({ host: '127.0.0.1', port: 0, createServer: scryServerFactory({ engine, refresher, version: '0.0.0-test' }) });
+    watch = await engine.watch();
+    http = await serveHttp({ host: '127.0.0.1', port: 0, createServer: scryServerFactory({ engine, watch, version: '0.0.0-test' }) });
   });
 
   afterAll(async () => {
     await http.close();
-    await refresher.close();
+    await watch.close();
     engine.close();
     t.cleanup();
   });

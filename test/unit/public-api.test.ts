@@ -18,13 +18,13 @@ describe('public API pin', () => {
     expect(types).toEqual([
       'AppliedChange', 'ApplyChangeOptions', 'ChangeRequest', 'ChangedFile', 'ChunkKind', 'Clock', 'ConfigInput',
       'ContentType', 'DirectoryTotal', 'DryRunReport', 'Engine', 'EngineOptions', 'ErrorCode', 'FallbackReason',
-      'FileListing', 'FileOutline', 'FileSlice', 'FileStatus', 'ImportKind', 'ImportRow', 'IndexOptions',
-      'IndexPhase', 'IndexProgress', 'IndexReport', 'ListFilesOptions', 'ListedFile', 'Logger', 'MintTokenOptions',
-      'ParsedSymbolId', 'ProposedChange', 'ReadFileOptions', 'Reference', 'ReferenceGroup', 'ReferenceKind',
+      'FileListing', 'FileOutline', 'FileSlice', 'FileStatus', 'Freshness', 'ImportKind', 'ImportRow', 'IndexOptions',
+      'IndexPhase', 'IndexProgress', 'IndexReport', 'IndexWatch', 'LastPass', 'ListFilesOptions', 'ListedFile', 'Logger', 'MintTokenOptions',
+      'ParsedSymbolId', 'PassReason', 'ProposedChange', 'ReadFileOptions', 'Reference', 'ReferenceGroup', 'ReferenceKind',
       'ReferenceOptions', 'ReferencesResult', 'ResolvedImport', 'SearchMeta', 'SearchOptions', 'SearchResponse',
       'SearchResult', 'SimilarOptions', 'SkipReason', 'StatusReport', 'SymbolDefinition', 'SymbolHit', 'SymbolKind',
       'SymbolMatch', 'SymbolOptions', 'SymbolRow', 'TextEdit', 'TextMatch', 'TextSearchOptions', 'TextSearchResult',
-      'TokenCounter',
+      'TokenCounter', 'WatchEvent', 'WatchOptions', 'WatcherInfo',
     ]);
   });
 

@@ -28,6 +28,9 @@ export async function indexCommand(io: CliIO, dir: string | undefined, flags: In
         // paths on the command line are relative to where the user is, not to the root
         paths: flags.paths?.map((p) => resolve(io.cwd, p)),
         onProgress: bar.onProgress,
+        onHandoff: (owner) => {
+          io.err(`scry: pid ${owner.pid} (${owner.role === 'watch' ? 'a watcher' : 'another scry index'}) writes this index; the pass runs there\n`);
+        },
         onLockWait: (owner) => {
           if (!waited) io.err(`scry: waiting for pid ${owner.pid}, which is writing this index...\n`);
           waited = true;

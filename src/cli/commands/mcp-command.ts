@@ -1,6 +1,5 @@
-import { createEngine, EngineError, type Engine, type Logger } from '../../index.js';
+import { createEngine, EngineError, type Engine, type IndexWatch, type Logger } from '../../index.js';
 import { BIND_HOSTS, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, serveHttp } from '../../mcp/http.js';
-import { DEFAULT_REFRESH_INTERVAL_MS, IndexRefresher } from '../../mcp/refresh.js';
 import { scryServerFactory, type ScryServerOptions } from '../../mcp/server.js';
 import { serveStdio } from '../../mcp/stdio.js';
 import type { CliIO } from '../io.js';
@@ -13,7 +12,8 @@ export interface McpFlags {
   host?: string;
   readOnly?: boolean;
   allowWrites?: boolean;
-  refreshInterval?: string;
+  /** commander's `--no-watch`: false turns the file watcher off. */
+  watch?: boolean;
 }
 
 /** A non-negative integer flag up to `max`, or the default. */
@@ -54,11 +54,11 @@ function consoleToStderr(): () => void {
 
 /**
  * `scry mcp`: an MCP server over the index of --root (stdio, or Streamable HTTP on localhost
- * with --http). Indexes in the background on start and refreshes lazily (see mcp/refresh.ts).
- * Returns when the client disconnects (stdio) or on SIGINT/SIGTERM.
+ * with --http). It keeps the index fresh with `engine.watch()`: the writer of the index if no
+ * other process is, a reader that takes over otherwise. Returns when the client disconnects
+ * (stdio) or on SIGINT/SIGTERM.
  */
 export async function mcpCommand(io: CliIO, flags: McpFlags, version: string): Promise<number> {
-  const intervalMs = intFlag(flags.refreshInterval, 'refresh-interval', 86_400, DEFAULT_REFRESH_INTERVAL_MS / 1000) * 1000;
   const port = intFlag(flags.port, 'port', 65_535, DEFAULT_HTTP_PORT);
   const host = flags.host ?? DEFAULT_HTTP_HOST;
   if (!BIND_HOSTS.includes(host)) throw new EngineError('INVALID_ARGUMENT', { name: 'host', reason: `"${host}" is not one of ${BIND_HOSTS.join(', ')} (the server binds to this machine only)` });
@@ -68,14 +68,13 @@ export async function mcpCommand(io: CliIO, flags: McpFlags, version: string): P
   const restoreConsole = flags.http ? () => {} : consoleToStderr();
   const signal = untilSignal();
   let engine: Engine | undefined;
-  let refresher: IndexRefresher | undefined;
+  let watch: IndexWatch | undefined;
   try {
     const logger = stderrLogger(io);
     engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db, logger });
-    refresher = new IndexRefresher(engine, { intervalMs, logger });
-    refresher.start();
+    watch = await engine.watch({ files: flags.watch !== false });
     const writePolicy = flags.readOnly ? 'read-only' : flags.allowWrites ? 'autonomous' : 'stage';
-    const options: ScryServerOptions = { engine, refresher, writePolicy, version };
+    const options: ScryServerOptions = { engine, watch, writePolicy, version };
     const createServer = scryServerFactory(options);
     if (flags.http) {
       const http = await serveHttp({ host, port, createServer });
@@ -90,7 +89,7 @@ export async function mcpCommand(io: CliIO, flags: McpFlags, version: string): P
     return 0;
   } finally {
     signal.dispose();
-    await refresher?.close();
+    await watch?.close();
     engine?.close();
     restoreConsole();
   }

@@ -1,5 +1,6 @@
 import { createEngine } from '../../index.js';
 import { formatStatus } from '../format.js';
+import { formatFreshness } from '../format-freshness.js';
 import type { CliIO } from '../io.js';
 
 export interface StatusFlags {
@@ -13,7 +14,8 @@ export async function statusCommand(io: CliIO, dir: string | undefined, flags: S
   const engine = await createEngine({ root, db: flags.db });
   try {
     const status = engine.status();
-    io.out(flags.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+    const freshness = engine.freshness();
+    io.out(flags.json ? `${JSON.stringify({ ...status, freshness }, null, 2)}\n` : formatStatus(status) + (status.indexed ? formatFreshness(freshness) : ''));
     return 0;
   } finally {
     engine.close();

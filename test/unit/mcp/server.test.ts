@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createEngine, type Engine } from '../../../src/index.js';
-import { IndexRefresher, REFRESHING_WARNING } from '../../../src/mcp/refresh.js';
+import { mkdirSync } from 'node:fs';
+import { createEngine, type Engine, type IndexWatch } from '../../../src/index.js';
+import { REFRESHING_WARNING } from '../../../src/mcp/freshness-warnings.js';
 import { createScryServer, type ScryServerOptions } from '../../../src/mcp/server.js';
 import { TOOLS, toolsFor } from '../../../src/tools/catalog.js';
 import { writeSmallRepo } from '../../helpers/fixture-repo.js';
@@ -23,18 +24,13 @@ async function connect(options: Omit<ScryServerOptions, 'version'>): Promise<{ c
   return { client, close: () => client.close() };
 }
 
-/** The engine, with index passes held until `release()` (to observe a server while it indexes). */
-function held(engine: Engine): { engine: Engine; release: () => void } {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const proxy = new Proxy(engine, {
-    get(target, prop) {
-      if (prop === 'index') return async (...args: Parameters<Engine['index']>) => (await gate, target.index(...args));
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { engine: proxy, release };
+/** Enough files that a pass over them takes a while (about a second or more on a loaded machine). */
+function writeManyFiles(root: string, generation: string, count = 1000): void {
+  for (let d = 0; d < 30; d++) mkdirSync(join(root, 'gen', `d${d}`), { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const body = Array.from({ length: 30 }, (_, l) => `export function ${generation}_${i}_${l}(x: number) { return x * ${l}; }`).join('\n');
+    writeFileSync(join(root, 'gen', `d${i % 30}`, `m${i}.ts`), `${body}\n`);
+  }
 }
 
 const envelopeOf = (result: object) => (result as { structuredContent?: unknown }).structuredContent as { ok: boolean; error: string | null; data: Record<string, unknown>; meta: { warnings: string[] } };
@@ -45,6 +41,7 @@ describe('MCP server (in-process)', () => {
   let engine: Engine;
   let client: Client;
   let close: () => Promise<void>;
+  let watch: IndexWatch;
 
   beforeAll(async () => {
     t = tempDir('scry-mcp-');
@@ -53,14 +50,15 @@ describe('MCP server (in-process)', () => {
     writeFileSync(join(t.dir, 'outside.txt'), 'not part of the project\n');
     engine = await createEngine({ root, env: isolatedEnv(t.dir) });
     await engine.index();
-    const refresher = new IndexRefresher(engine);
-    refresher.start();
-    await refresher.ready();
-    ({ client, close } = await connect({ engine, refresher }));
+    watch = await engine.watch();
+    await watch.ready();
+    await watch.idle();
+    ({ client, close } = await connect({ engine, watch }));
   });
 
   afterAll(async () => {
     await close();
+    await watch.close();
     engine.close();
     t.cleanup();
   });
@@ -92,13 +90,18 @@ describe('MCP server (in-process)', () => {
     }
   });
 
-  it('index_status shows the server\'s own freshness: its last pass and how it refreshes', async () => {
+  it('index_status shows the server\'s own freshness: its role, watcher, last pass and nothing pending', async () => {
     const result = await client.callTool({ name: 'index_status', arguments: {} });
-    const envelope = result.structuredContent as { ok: boolean; data: { freshness: { indexing: boolean; last_refresh_at: string | null; mode: string } } };
+    type F = { state: string; role: string; indexing: boolean; writer_pid: number; pending_changes: number; last_pass: { reason: string; at: string }; watcher: { backend: string; watches: number }; mode: string };
+    const envelope = result.structuredContent as { ok: boolean; data: { freshness: F } };
     expect(envelope.ok).toBe(true);
-    expect(envelope.data.freshness.indexing).toBe(false);
-    expect(envelope.data.freshness.last_refresh_at).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(envelope.data.freshness.mode).toMatch(/at most every 30 s/);
+    const f = envelope.data.freshness;
+    expect(f).toMatchObject({ state: 'fresh', role: 'writer', indexing: false, writer_pid: process.pid, pending_changes: 0 });
+    expect(f.last_pass.reason).toBe('startup');
+    expect(f.last_pass.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(f.watcher.backend).toBe('directories');
+    expect(f.watcher.watches).toBeGreaterThan(0);
+    expect(f.mode).toMatch(/watches the files/);
   });
 
   it('hides the write tools under the read-only policy', async () => {
@@ -148,56 +151,54 @@ describe('MCP server (in-process)', () => {
 });
 
 describe('MCP server while indexing', () => {
-  const first = TOOLS.find((d) => d.readOnly && d.name !== 'index_status');
+  const first = TOOLS.find((d) => d.name === 'search_code');
 
   it.skipIf(!first)('makes the first call wait for the first index and reports its progress', async () => {
     const t = tempDir('scry-mcp-first-');
-    writeSmallRepo(join(t.dir, 'repo'));
-    const real = await createEngine({ root: join(t.dir, 'repo'), env: isolatedEnv(t.dir) });
-    const { engine, release } = held(real);
-    const refresher = new IndexRefresher(engine);
-    const { client, close } = await connect({ engine, refresher });
+    const root = join(t.dir, 'repo');
+    writeSmallRepo(root);
+    writeManyFiles(root, 'first');
+    const engine = await createEngine({ root, env: isolatedEnv(t.dir) });
+    const watch = await engine.watch({ files: false });
+    const { client, close } = await connect({ engine, watch });
     try {
-      refresher.start();
       const progress: Array<{ progress: number; total?: number; message?: string }> = [];
-      let answered = false;
-      const call = client.callTool({ name: first!.name, arguments: callFor(first!).args }, undefined, { onprogress: (p) => void progress.push(p) }).finally(() => (answered = true));
-      await new Promise((r) => setTimeout(r, 100));
-      expect(answered).toBe(false);
-      release();
+      const call = client.callTool({ name: first!.name, arguments: callFor(first!).args }, undefined, { onprogress: (p) => void progress.push(p) });
       const env = envelopeOf(await call);
+      // without waiting there would be no index at all (INDEX_NOT_FOUND)
       expect(env.ok).toBe(true);
-      expect(env.meta.warnings).not.toContain(REFRESHING_WARNING);
+      expect(engine.isIndexed()).toBe(true);
       expect(progress.length).toBeGreaterThanOrEqual(2);
-      for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
-      expect(progress.at(-1)).toMatchObject({ message: 'indexing: done' });
-      expect(progress.at(-1)!.progress).toBe(progress.at(-1)!.total);
+      for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThanOrEqual(progress[i - 1]!.progress);
     } finally {
       await close();
-      await refresher.close();
-      real.close();
+      await watch.close();
+      engine.close();
       t.cleanup();
     }
   });
 
-  it.skipIf(!first)('answers from the existing index at once while a refresh runs, with a warning', async () => {
+  it.skipIf(!first)('answers from the existing index at once while the startup pass runs, with a warning', async () => {
     const t = tempDir('scry-mcp-refresh-');
-    writeSmallRepo(join(t.dir, 'repo'));
-    const real = await createEngine({ root: join(t.dir, 'repo'), env: isolatedEnv(t.dir) });
-    await real.index();
-    const { engine, release } = held(real);
-    const refresher = new IndexRefresher(engine);
-    const { client, close } = await connect({ engine, refresher });
+    const root = join(t.dir, 'repo');
+    writeSmallRepo(root);
+    writeManyFiles(root, 'before');
+    const engine = await createEngine({ root, env: isolatedEnv(t.dir) });
+    await engine.index();
+    writeManyFiles(root, 'after'); // every generated file changed: the startup pass has work
+    const watch = await engine.watch({ files: false });
+    const { client, close } = await connect({ engine, watch });
     try {
-      refresher.start();
       const env = envelopeOf(await client.callTool({ name: first!.name, arguments: callFor(first!).args }));
       expect(env.ok).toBe(true);
-      expect(env.meta.warnings).toContain(REFRESHING_WARNING);
-      release();
-      await refresher.close();
+      expect(env.meta.warnings.some((w) => w.startsWith(REFRESHING_WARNING))).toBe(true);
+      await watch.idle();
+      const after = envelopeOf(await client.callTool({ name: first!.name, arguments: callFor(first!).args }));
+      expect(after.meta.warnings.some((w) => w.startsWith(REFRESHING_WARNING))).toBe(false);
     } finally {
       await close();
-      real.close();
+      await watch.close();
+      engine.close();
       t.cleanup();
     }
   });
