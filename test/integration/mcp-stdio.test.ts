@@ -118,3 +118,44 @@ describe('scry mcp over stdio (raw lines)', () => {
     for (const line of received) expect(() => JSON.parse(line)).not.toThrow();
   });
 });
+
+describe('two scry mcp servers on one project (real processes)', () => {
+  it('share one index: the second reads, and takes over writing when the first exits', async () => {
+    const dir = join(t.dir, 'two');
+    const start = async (): Promise<{ client: Client; transport: StdioClientTransport }> => {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', root], env: env(dir), cwd: t.dir, stderr: 'pipe' });
+      const client = new Client({ name: 'scry-two', version: '0' });
+      await client.connect(transport);
+      return { client, transport };
+    };
+    type Freshness = { role: string; writer_pid: number | null; state: string };
+    const freshness = async (client: Client): Promise<Freshness> => {
+      const result = await client.callTool({ name: 'index_status', arguments: {} });
+      return (result.structuredContent as { data: { freshness: Freshness } }).data.freshness;
+    };
+    const first = await start();
+    let second: Awaited<ReturnType<typeof start>> | undefined;
+    try {
+      const firstPid = first.transport.pid!;
+      // the first server indexes on start: wait until it says it writes
+      for (let i = 0; (await freshness(first.client)).role !== 'writer'; i++) {
+        if (i > 400) throw new Error('the first server never became the writer');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      second = await start();
+      expect(await freshness(second.client)).toMatchObject({ role: 'reader', writer_pid: firstPid });
+      const hits = await second.client.callTool({ name: 'search_code', arguments: { query: 'openDatabase' } });
+      expect((hits.structuredContent as { ok: boolean }).ok).toBe(true);
+
+      await first.client.close(); // stdin closes: the first server exits and gives the lock back
+      for (let i = 0; (await freshness(second.client)).role !== 'writer'; i++) {
+        if (i > 400) throw new Error('the second server never took over');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await freshness(second.client)).writer_pid).toBe(second.transport.pid);
+    } finally {
+      await second?.client.close();
+      await first.client.close();
+    }
+  }, 120_000);
+});

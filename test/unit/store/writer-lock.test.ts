@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,5 +62,41 @@ describe('WriterLock', () => {
     writeFileSync(path, JSON.stringify({ pid: 1, host: 'elsewhere', token: 'theirs', acquiredAt: Date.now(), heartbeatAt: Date.now() }));
     lock.release();
     expect(JSON.parse(readFileSync(path, 'utf8')).token).toBe('theirs');
+  });
+
+  it('tryAcquire never waits: it takes the lock with the owner info, or returns the live owner', () => {
+    const path = join(t.dir, 'db.lock');
+    const a = new WriterLock(path);
+    expect(a.tryAcquire({ owner: { endpoint: '/tmp/x.sock', role: 'watch' } })).toBeUndefined();
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ pid: process.pid, endpoint: '/tmp/x.sock', role: 'watch' });
+    const b = new WriterLock(path);
+    expect(b.tryAcquire()).toMatchObject({ pid: process.pid, role: 'watch' });
+    expect(b.held).toBe(false);
+    a.release();
+    expect(b.tryAcquire()).toBeUndefined();
+    b.release();
+  });
+
+  it('does not break a lock file that is still being written (empty, but only just created)', () => {
+    const path = join(t.dir, 'db.lock');
+    writeFileSync(path, '');
+    const lock = new WriterLock(path);
+    expect(lock.tryAcquire()).toMatchObject({ pid: 0 });
+    expect(lock.held).toBe(false);
+    const old = new Date(Date.now() - 5000);
+    utimesSync(path, old, old);
+    expect(lock.tryAcquire()).toBeUndefined(); // an old unreadable file is stale
+    lock.release();
+  });
+
+  it('stops waiting when its signal aborts', async () => {
+    const path = join(t.dir, 'db.lock');
+    const a = new WriterLock(path);
+    await a.acquire({ timeoutMs: 0 });
+    const controller = new AbortController();
+    const waiting = new WriterLock(path).acquire({ timeoutMs: 60_000, signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop')), 50);
+    await expect(waiting).rejects.toThrow('stop');
+    a.release();
   });
 });
