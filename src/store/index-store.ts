@@ -31,7 +31,7 @@ export class IndexStore {
     this.files = new FileRepo(db);
     this.content = new ContentRepo(db);
     this.chunks = new ChunkRepo(db);
-    this.search = new SearchRepo(db);
+    this.search = new SearchRepo(db, () => this.writes);
     this.skips = new SkipRepo(db);
     this.structure = new StructureRepo(db);
   }
@@ -46,12 +46,17 @@ export class IndexStore {
     }
   }
 
+  /** Write transactions run on this connection (caches key on it with `data_version`, which only moves on other connections' commits). */
+  private writes = 0;
+
   /** Runs `fn` in one IMMEDIATE transaction: all of it lands, or none. */
   transaction<T>(fn: () => T): T {
     try {
       return this.db.transaction(fn).immediate();
     } catch (err) {
       throw translateSqliteError(err, this.path);
+    } finally {
+      this.writes++;
     }
   }
 

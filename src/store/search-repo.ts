@@ -53,12 +53,14 @@ export class SearchRepo {
   private readonly vocabStmt;
   private readonly versionStmt;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly writes: () => number = () => 0,
+  ) {
     this.vocabStmt = db.prepare<[string], { doc: number }>('SELECT doc FROM chunks_vocab WHERE term = ?');
-    // data_version moves on other connections' commits; chunk_count at the end of this one's passes
-    this.versionStmt = db.prepare<[], { dv: number; tc: string | null }>(
-      "SELECT (SELECT data_version FROM pragma_data_version) AS dv, (SELECT value FROM meta WHERE key = 'chunk_count') AS tc",
-    );
+    // data_version moves on other connections' commits; `writes` on this connection's own write
+    // transactions (a pass in this process that edits a file without changing the chunk count)
+    this.versionStmt = db.prepare<[], { dv: number }>('SELECT data_version AS dv FROM pragma_data_version');
     db.function('scry_path_ok', { deterministic: true }, (path: unknown) => (this.pathMatch === undefined || this.pathMatch(String(path)) ? 1 : 0));
   }
 
@@ -155,10 +157,8 @@ export class SearchRepo {
     return df;
   }
 
-  /** Changes when another connection commits, or when a pass on this one finishes. Document
-   * frequencies only steer term selection, so a cache that lags within a pass is harmless. */
+  /** Changes when another connection commits, or when this one writes anything. */
   private dataVersion(): string {
-    const row = this.versionStmt.get()!;
-    return `${row.dv}:${row.tc}`;
+    return `${this.versionStmt.get()!.dv}:${this.writes()}`;
   }
 }

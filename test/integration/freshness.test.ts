@@ -3,7 +3,7 @@
  * Edits become searchable by themselves; a second watcher on the same index is a reader that takes
  * over when the writer exits; `index()` from another engine is handed to the writer.
  */
-import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type IndexWatch, type WatchEvent } from '../../src/index.js';
@@ -92,6 +92,17 @@ describe('a watched index follows edits on disk', () => {
     expect(await paths(engine, 'hiddenOtter')).toEqual([]);
     const listed = (await engine.listFiles({ includeHidden: true, limit: 10_000 })).files.map((f) => f.path);
     expect(listed.filter((p) => p.includes('node_modules') || p.includes('.env') || p.startsWith('scratch/'))).toEqual([]);
+  });
+
+  it('finds, in the writing engine itself, a word an edit adds without changing the chunk count', async () => {
+    // regression: document frequencies were cached by (data_version, chunk_count); data_version
+    // does not move on the connection's own commits, so a word searched before the edit stayed
+    // at df 0 and was dropped from the query after it
+    expect(await paths(engine, 'quokkaAddedLater')).toEqual([]);
+    const before = engine.status().chunks;
+    writeFileSync(join(root, 'README.md'), `${readFileSync(join(root, 'README.md'), 'utf8')}\nquokkaAddedLater\n`);
+    await waitFor('the appended word', async () => (await paths(engine, 'quokkaAddedLater')).length > 0);
+    expect(engine.status().chunks).toBe(before);
   });
 
   it('re-hashes a touched file without re-indexing it', async () => {
