@@ -36,8 +36,8 @@ export interface IndexRunnerDeps {
  * Across processes, exactly one holds the lease: if this process holds it (a watcher runs here)
  * the pass runs at once; if nobody does, this process takes it for the pass, serves any request
  * that arrived meanwhile, and lets go; if another process holds it, the request is handed to that
- * process, which runs it after its current pass and streams progress back. Only an owner that
- * takes no requests (an older scry) is waited for, politely and with a deadline.
+ * process, which runs it after its current pass and streams progress back. An owner that takes
+ * no requests (an older scry) or cannot be reached is waited for, politely, up to lockTimeoutMs.
  */
 export class IndexRunner {
   private chain: Promise<unknown> = Promise.resolve();
@@ -73,13 +73,12 @@ export class IndexRunner {
           });
         } catch (err) {
           if (!(err instanceof HandoffUnavailable)) throw err;
-          // the owner went away or is letting go: try the lock again
+          // the owner is letting go (the lock is free on the next try), or cannot be reached
         }
-      } else {
-        if (Date.now() >= deadline) throw new EngineError('INDEX_LOCKED', { pid: owner.pid, lock: lease.path });
-        options.onLockWait?.({ pid: owner.pid });
       }
-      await sleep(owner.endpoint ? 20 : WAIT_POLL_MS, options.signal);
+      if (Date.now() >= deadline) throw new EngineError('INDEX_LOCKED', { pid: owner.pid, lock: lease.path });
+      options.onLockWait?.({ pid: owner.pid });
+      await sleep(owner.endpoint ? 50 : WAIT_POLL_MS, options.signal);
     }
   }
 

@@ -4,6 +4,7 @@
  * over when the writer exits; `index()` from another engine is handed to the writer.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type IndexWatch, type WatchEvent } from '../../src/index.js';
@@ -169,5 +170,20 @@ describe('one writer per index', () => {
     expect(await paths(other, 'handedOverPangolin')).toEqual(['handed.ts']);
     // the owner's errors travel back with their codes
     await expect(other.index({ paths: ['../outside.ts'] })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_ROOT' });
+  });
+
+  it('waits for an owner it cannot reach, then fails with INDEX_LOCKED, never SQLITE_BUSY', async () => {
+    t = tempDir('scry-fresh-unreachable-');
+    const root = join(t.dir, 'repo');
+    writeSmallRepo(root);
+    const db = join(t.dir, 'index.db');
+    const now = Date.now();
+    // a live owner (this very process) advertising a socket nobody listens on
+    writeFileSync(`${db}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), token: 'other', acquiredAt: now, heartbeatAt: now, endpoint: join(t.dir, 'nobody.sock'), role: 'watch' }));
+    const engine = await createEngine({ root, db, env: isolatedEnv(t.dir), config: { lockTimeoutMs: 300 } });
+    open.push(engine);
+    const waits: number[] = [];
+    await expect(engine.index({ onLockWait: (o) => waits.push(o.pid) })).rejects.toMatchObject({ code: 'INDEX_LOCKED', data: { pid: process.pid } });
+    expect(waits.length).toBeGreaterThan(0);
   });
 });
