@@ -28,7 +28,7 @@ export interface LockOptions {
   readonly timeoutMs: number;
   /** A lock whose heartbeat is older than this is stale even if its pid looks alive. Default 30 s. */
   readonly staleMs?: number;
-  /** How often the owner refreshes its heartbeat. Default 2 s. */
+  /** How often the owner refreshes its heartbeat. Default 10 s (a third of the default staleMs; on the same host a dead owner is detected by its pid at once). */
   readonly heartbeatMs?: number;
   /** Called while waiting, at most once per poll. */
   readonly onWait?: (owner: LockOwner) => void;
@@ -115,7 +115,7 @@ export class WriterLock {
     mkdirSync(dirname(this.path), { recursive: true });
     for (let attempt = 0; attempt < 5; attempt++) {
       if (this.tryCreate(options.owner)) {
-        const every = options.heartbeatMs ?? 2000;
+        const every = options.heartbeatMs ?? 10_000;
         this.timer = setInterval(() => this.beat(), every);
         this.timer.unref();
         return undefined;
