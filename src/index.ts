@@ -34,3 +34,18 @@ export type { ChangeRequest, ProposedChange, AppliedChange, ChangedFile } from '
 export type { TextEdit } from './workspace/text-edits.js';
 export type { FileStatus } from './workspace/unified-diff.js';
 export type { TextSearchOptions, TextSearchResult, TextMatch } from './search/text-search.js';
+export type { RepoMapOptions } from './engine/engine.js';
+export type { RepoMap, RepoMapFile, RepoMapSymbol, RepoMapRole } from './context/repo-map.js';
+export { buildContextPack, DEFAULT_ALLOCATIONS, DEFAULT_BUDGET } from './context/context-pack.js';
+export type { Allocations, ContextPack, ContextPackInput, ContextPackOptions, OmittedItem, OmitReason } from './context/context-pack.js';
+export { mergeEvidence } from './context/evidence-merge.js';
+export type { EvidenceInput, EvidenceKind, EvidencePiece, MergedEvidence, MergeEvidenceOptions } from './context/evidence-merge.js';
+export type { TaskSpec, Diagnostic, CurrentFile, WorkspaceInput, ArtifactInput, HistoryEntry, PackSections, SectionName } from './context/pack-sections.js';
+export { renderFimPrompt, DEFAULT_FIM_TOKENS } from './context/fim-prompt.js';
+export type { FimPromptInput, FimPrompt, FimTokens, FimKept } from './context/fim-prompt.js';
+export { renderSystemPrompt, renderRepoQaPrompt, renderExplainDiagnosticPrompt, renderRefactorPrompt, SYSTEM_PROMPT, TOOL_NUDGE } from './context/prompt-templates.js';
+export type { ChatPrompt, ChatPromptOptions, RepoQaInput, ExplainDiagnosticInput, RefactorInput, PromptDiagnostic, ToolCallStyle } from './context/prompt-templates.js';
+export { DECODING_PRESETS } from './context/decoding-presets.js';
+export type { DecodingPreset, DecodingTask } from './context/decoding-presets.js';
+export { detectIndent } from './context/indent-style.js';
+export type { IndentStyle } from './context/indent-style.js';

@@ -5,6 +5,7 @@ import { indexCommand } from './commands/index-command.js';
 import { searchCommand } from './commands/search-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { evalCommand } from './commands/eval-command.js';
+import { mapCommand } from './commands/map-command.js';
 import { mcpCommand } from './commands/mcp-command.js';
 import { watchCommand } from './commands/watch-command.js';
 import { outlineCommand, refsCommand, symbolsCommand } from './commands/structure-commands.js';
@@ -110,6 +111,25 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .action(async (path: string, flags) => {
       result.json = Boolean(flags.json);
       result.code = await outlineCommand(io, path, flags);
+    });
+
+  program
+    .command('map')
+    .description(
+      'Print a map of the repository for an agent\'s context: the most important code files (PageRank over the import graph) grouped by directory, each with its top-level exported signatures, ' +
+        'fitted to a token budget. [main] marks entry points (import others, imported by none), [util] leaves others import. Builds the index first if there is none.',
+    )
+    .argument('[dir]', 'project root (default: current directory, or the root stored in --db)')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (same as DIR)')
+    .option('--tokens <n>', 'token budget of the map (o200k; 64-100000, default 1024)')
+    .option('--focus <path>', 'centre the map on these files or directories, relative to the project root (repeatable, comma-separated)', collect)
+    .option('--query <text>', 'centre the map on the files defining or named by these words and identifiers')
+    .option('--json', 'JSON output: {text, files: [{path, rank, role, symbols: [{name, kind, signature}]}], tokens, budget, totalFiles, includedFiles, tookMs}')
+    .addHelpText('after', '\nExamples:\n  scry map\n  scry map ~/src/app --tokens 4000\n  scry map --focus src/store --query "open database WAL"\n  scry map --json | jq \'.files[] | select(.role == "main") | .path\'')
+    .action(async (dir: string | undefined, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await mapCommand(io, dir, flags);
     });
 
   program

@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '../core/logger.js';
+import type { RepoMap } from '../context/repo-map.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { ConfigInput } from '../config/schema.js';
 import type { DryRunReport } from '../indexer/dry-run.js';
@@ -159,6 +160,15 @@ export interface Engine {
    * that change.
    */
   mintConfirmationToken(options?: MintTokenOptions): string;
+  // --- repo map (repo_map) ---
+  /**
+   * A token-budgeted map of the repository: code files ranked by PageRank over the import graph
+   * (personalised toward `focus` files and files defining identifiers in `query`), shown as a
+   * directory tree with each file's top-level exported signatures and its role (`main` entry
+   * points, `utility` leaves). Built from the index (no reparse); the graph is cached until the
+   * next pass.
+   */
+  repoMap(options?: RepoMapOptions): Promise<RepoMap>;
   close(): void;
 }
 
@@ -234,4 +244,16 @@ export interface IndexWatch {
   idle(): Promise<void>;
   /** Stops watching, stops a running pass at its next batch, and gives up the writer role. */
   close(): Promise<void>;
+}
+
+export interface RepoMapOptions {
+  /** Token budget of the map text (o200k), filled with as many top-ranked files as fit. Range 64–100,000; default 1024. */
+  readonly tokens?: number | undefined;
+  /**
+   * Files or directories (relative to the root, or absolute inside it) the map should centre on:
+   * they and the files around them in the import graph rank higher. At most 100.
+   */
+  readonly focus?: readonly string[] | undefined;
+  /** Words or identifiers of the task at hand: files defining a matching symbol (any case) or named by a word rank higher. */
+  readonly query?: string | undefined;
 }

@@ -27,16 +27,17 @@ import { observedFreshness, readState, statePathFor, type Freshness } from '../f
 import { endpointFor } from '../freshness/handoff.js';
 import { IndexKeeper } from '../freshness/keeper.js';
 import { WriterLease } from '../freshness/lease.js';
+import { buildRepoMap, createRepoMapCache, type RepoMap } from '../context/repo-map.js';
 import { IndexRunner } from './index-runner.js';
 import { SEMANTIC_UNAVAILABLE, statusReport, type StatusReport } from './status.js';
 import type {
   ApplyChangeOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
-  ReferenceOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, WatchOptions,
+  ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, WatchOptions,
 } from './engine-api.js';
 
 export type {
   ApplyChangeOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
-  ReferenceOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, WatchOptions,
+  ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, WatchOptions,
 } from './engine-api.js';
 
 /** Device and inode of a file: a different value means the file was replaced. */
@@ -369,6 +370,12 @@ class EngineImpl implements Engine {
 
   async searchText(query: string, options: TextSearchOptions = {}): Promise<TextSearchResult> {
     return searchText(this.open(false), query, options, this.textScanCache);
+  }
+
+  private readonly mapCache = createRepoMapCache();
+
+  async repoMap(options: RepoMapOptions = {}): Promise<RepoMap> {
+    return buildRepoMap(this.open(false), this.root, options, this.mapCache);
   }
 
   close(): void {

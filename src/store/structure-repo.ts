@@ -144,6 +144,27 @@ export class StructureRepo {
       .map(toImport);
   }
 
+  /** Every import of every code file as [path, language, source] tuples, in no particular order: the repo map's graph in one read. */
+  codeImports(): Array<[path: string, language: string, source: string]> {
+    return this.db
+      .prepare<[], [string, string, string]>(
+        "SELECT f.path, f.language, i.source FROM imports i JOIN files f ON f.id = i.file_id WHERE f.content_type = 'code'",
+      )
+      .raw()
+      .all() as unknown as Array<[string, string, string]>;
+  }
+
+  /** Top-level exported definitions of code files as [path, name, kind, signature], grouped by file, in source order. */
+  codeExports(): Array<[path: string, name: string, kind: SymbolKind, signature: string]> {
+    return this.db
+      .prepare<[], [string, string, SymbolKind, string]>(
+        `SELECT f.path, s.name, s.kind, s.signature FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.container IS NULL AND s.exported = 1 AND f.content_type = 'code' ORDER BY s.file_id, s.start_line, s.start_col, s.id`,
+      )
+      .raw()
+      .all() as unknown as Array<[string, string, SymbolKind, string]>;
+  }
+
   counts(): { symbols: number; imports: number } {
     const symbols = (this.db.prepare('SELECT count(*) AS n FROM symbols').get() as { n: number }).n;
     const imports = (this.db.prepare('SELECT count(*) AS n FROM imports').get() as { n: number }).n;

@@ -1,4 +1,5 @@
 import { fileTools } from './file-tools.js';
+import { mapTools } from './map-tool.js';
 import { searchTools } from './search-tools.js';
 import { statusTools } from './status-tool.js';
 import { symbolTools } from './symbol-tools.js';
@@ -8,10 +9,10 @@ import { writeTools } from './write-tools.js';
 
 /**
  * The tool catalogue, in the order clients list it: search first (what agents need most), then
- * navigation, files, status, and the confirmation-gated writes last. Declared once; MCP, the CLI
+ * navigation (symbols, the repo map), files, status, and the confirmation-gated writes last. Declared once; MCP, the CLI
  * (`scry tool`) and the local-model runner all serve this list.
  */
-export const TOOLS: readonly ToolDefinition[] = [...searchTools, ...textTools, ...symbolTools, ...fileTools, ...statusTools, ...writeTools] as readonly ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [...searchTools, ...textTools, ...symbolTools, ...mapTools, ...fileTools, ...statusTools, ...writeTools] as readonly ToolDefinition[];
 
 /** The tools a host with this write policy offers: `read-only` hides the write tools. */
 export function toolsFor(policy: WritePolicy): readonly ToolDefinition[] {

@@ -58,7 +58,7 @@ export async function runTool(name: unknown, args: unknown, ctx: ToolContext): P
   let draft: { ok: boolean; data: unknown; error: Envelope['error']; warnings: readonly string[] };
   try {
     if (tool.name !== 'index_status') await ctx.ready?.();
-    const out = await tool.handler(toolArgs as never, ctx);
+    const out = await tool.handler(toolArgs as never, maxTokens === undefined ? ctx : { ...ctx, maxTokens });
     draft = { ok: true, data: out.data, error: null, warnings: [...(ctx.warnings?.() ?? []), ...(out.warnings ?? [])] };
   } catch (err) {
     const failure = failureOf(err);

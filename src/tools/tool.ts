@@ -24,6 +24,11 @@ export interface ToolContext {
    * background set this; without it a tool reads whatever index exists.
    */
   readonly ready?: (() => Promise<void>) | undefined;
+  /**
+   * The caller's `max_tokens`, for a tool that sizes its output to it (repo_map); the runner
+   * bounds the envelope to it either way.
+   */
+  readonly maxTokens?: number | undefined;
   /** Warnings every result should carry (`index is being refreshed`, `lexical only`). */
   readonly warnings?: (() => readonly string[]) | undefined;
 }

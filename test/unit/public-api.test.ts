@@ -6,8 +6,11 @@ import * as api from '../../src/index.js';
 describe('public API pin', () => {
   it('exports exactly these runtime values', () => {
     expect(Object.keys(api).sort()).toEqual([
-      'ERROR_CODES', 'EngineError', 'MARK_CLOSE', 'MARK_OPEN', 'MAX_QUERY_BYTES', 'createEngine', 'estimateTokens', 'formatSymbolId', 'isEngineError',
-      'loadTokenCounter', 'parseSymbolId',
+      'DECODING_PRESETS', 'DEFAULT_ALLOCATIONS', 'DEFAULT_BUDGET', 'DEFAULT_FIM_TOKENS', 'ERROR_CODES',
+      'EngineError', 'MARK_CLOSE', 'MARK_OPEN', 'MAX_QUERY_BYTES', 'SYSTEM_PROMPT', 'TOOL_NUDGE',
+      'buildContextPack', 'createEngine', 'detectIndent', 'estimateTokens', 'formatSymbolId', 'isEngineError',
+      'loadTokenCounter', 'mergeEvidence', 'parseSymbolId', 'renderExplainDiagnosticPrompt', 'renderFimPrompt',
+      'renderRefactorPrompt', 'renderRepoQaPrompt', 'renderSystemPrompt',
     ]);
   });
 
@@ -16,15 +19,22 @@ describe('public API pin', () => {
     expect(source).not.toMatch(/export \*/);
     const types = [...source.matchAll(/export type \{([^}]+)\}/g)].flatMap((m) => m[1]!.split(',').map((s) => s.trim())).filter(Boolean).sort();
     expect(types).toEqual([
-      'AppliedChange', 'ApplyChangeOptions', 'ChangeRequest', 'ChangedFile', 'ChunkKind', 'Clock', 'ConfigInput',
-      'ContentType', 'DirectoryTotal', 'DryRunReport', 'Engine', 'EngineOptions', 'ErrorCode', 'FallbackReason',
-      'FileListing', 'FileOutline', 'FileSlice', 'FileStatus', 'Freshness', 'ImportKind', 'ImportRow', 'IndexOptions',
-      'IndexPhase', 'IndexProgress', 'IndexReport', 'IndexWatch', 'LastPass', 'ListFilesOptions', 'ListedFile', 'Logger', 'MintTokenOptions',
-      'ParsedSymbolId', 'PassReason', 'ProposedChange', 'ReadFileOptions', 'Reference', 'ReferenceGroup', 'ReferenceKind',
-      'ReferenceOptions', 'ReferencesResult', 'ResolvedImport', 'SearchMeta', 'SearchOptions', 'SearchResponse',
-      'SearchResult', 'SimilarOptions', 'SkipReason', 'StatusReport', 'SymbolDefinition', 'SymbolHit', 'SymbolKind',
-      'SymbolMatch', 'SymbolOptions', 'SymbolRow', 'TextEdit', 'TextMatch', 'TextSearchOptions', 'TextSearchResult',
-      'TokenCounter', 'WatchEvent', 'WatchOptions', 'WatcherInfo',
+      'Allocations', 'AppliedChange', 'ApplyChangeOptions', 'ArtifactInput', 'ChangeRequest', 'ChangedFile',
+      'ChatPrompt', 'ChatPromptOptions', 'ChunkKind', 'Clock', 'ConfigInput', 'ContentType', 'ContextPack',
+      'ContextPackInput', 'ContextPackOptions', 'CurrentFile', 'DecodingPreset', 'DecodingTask', 'Diagnostic',
+      'DirectoryTotal', 'DryRunReport', 'Engine', 'EngineOptions', 'ErrorCode', 'EvidenceInput', 'EvidenceKind',
+      'EvidencePiece', 'ExplainDiagnosticInput', 'FallbackReason', 'FileListing', 'FileOutline', 'FileSlice',
+      'FileStatus', 'FimKept', 'FimPrompt', 'FimPromptInput', 'FimTokens', 'Freshness', 'HistoryEntry',
+      'ImportKind', 'ImportRow', 'IndentStyle', 'IndexOptions', 'IndexPhase', 'IndexProgress', 'IndexReport',
+      'IndexWatch', 'LastPass', 'ListFilesOptions', 'ListedFile', 'Logger', 'MergeEvidenceOptions',
+      'MergedEvidence', 'MintTokenOptions', 'OmitReason', 'OmittedItem', 'PackSections', 'ParsedSymbolId',
+      'PassReason', 'PromptDiagnostic', 'ProposedChange', 'ReadFileOptions', 'RefactorInput', 'Reference',
+      'ReferenceGroup', 'ReferenceKind', 'ReferenceOptions', 'ReferencesResult', 'RepoMap', 'RepoMapFile',
+      'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'SearchMeta',
+      'SearchOptions', 'SearchResponse', 'SearchResult', 'SectionName', 'SimilarOptions', 'SkipReason',
+      'StatusReport', 'SymbolDefinition', 'SymbolHit', 'SymbolKind', 'SymbolMatch', 'SymbolOptions', 'SymbolRow',
+      'TaskSpec', 'TextEdit', 'TextMatch', 'TextSearchOptions', 'TextSearchResult', 'TokenCounter',
+      'ToolCallStyle', 'WatchEvent', 'WatchOptions', 'WatcherInfo', 'WorkspaceInput',
     ]);
   });
 
