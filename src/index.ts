@@ -13,6 +13,7 @@ export type { SymbolKind, ImportKind } from './core/symbol.js';
 export type { SymbolHit, SymbolMatch } from './search/symbol-search.js';
 export type { ReferencesResult, ReferenceGroup, Reference, ReferenceKind } from './search/references.js';
 export type { FileOutline, ResolvedImport } from './search/outline.js';
+export type { RelatedFile, RelatedFiles, RelatedOptions, RelatedRelations } from './search/related.js';
 export type { SymbolRow, ImportRow } from './store/structure-repo.js';
 export type { Logger, Clock } from './core/logger.js';
 export type { ConfigInput } from './config/schema.js';
@@ -34,7 +35,7 @@ export type { ChangeRequest, ProposedChange, AppliedChange, ChangedFile } from '
 export type { TextEdit } from './workspace/text-edits.js';
 export type { FileStatus } from './workspace/unified-diff.js';
 export type { TextSearchOptions, TextSearchResult, TextMatch } from './search/text-search.js';
-export type { RepoMapOptions } from './engine/engine.js';
+export type { RepoMapOptions, ContextOptions, TaskContext } from './engine/engine.js';
 export type { RepoMap, RepoMapFile, RepoMapSymbol, RepoMapRole } from './context/repo-map.js';
 export { buildContextPack, DEFAULT_ALLOCATIONS, DEFAULT_BUDGET } from './context/context-pack.js';
 export type { Allocations, ContextPack, ContextPackInput, ContextPackOptions, OmittedItem, OmitReason } from './context/context-pack.js';

@@ -1,4 +1,4 @@
-import type { FileOutline, ReferencesResult, SymbolHit } from '../index.js';
+import type { FileOutline, ReferencesResult, RelatedFiles, SymbolHit } from '../index.js';
 
 export function formatSymbols(query: string, hits: readonly SymbolHit[]): string {
   if (hits.length === 0) return `no symbol matches "${query}"\n`;
@@ -39,5 +39,13 @@ export function formatOutline(o: FileOutline): string {
   if (o.importedBy.length > 0) out.push(`imported by: ${o.importedBy.map((i) => `${i.path}:${i.line}`).join(', ')}`);
   if (o.tests.length > 0) out.push(`tests: ${o.tests.join(', ')}`);
   if (o.testedFiles.length > 0) out.push(`tests of: ${o.testedFiles.join(', ')}`);
+  return `${out.join('\n')}\n`;
+}
+
+export function formatRelated(r: RelatedFiles): string {
+  if (r.files.length === 0) return `no related files for ${r.path}\n`;
+  const width = Math.max(...r.files.map((f) => String(f.score).length));
+  const out = r.files.map((f) => `${String(f.score).padStart(width)}  ${f.path}\n${' '.repeat(width + 2)}${f.reasons.join('; ')}`);
+  out.push(`${r.files.length} of ${r.total} related file(s) of ${r.path}${r.total > r.files.length ? ' (raise -k for more)' : ''}`);
   return `${out.join('\n')}\n`;
 }

@@ -8,7 +8,8 @@ import { evalCommand } from './commands/eval-command.js';
 import { mapCommand } from './commands/map-command.js';
 import { mcpCommand } from './commands/mcp-command.js';
 import { watchCommand } from './commands/watch-command.js';
-import { outlineCommand, refsCommand, symbolsCommand } from './commands/structure-commands.js';
+import { contextCommand } from './commands/context-command.js';
+import { outlineCommand, refsCommand, relatedCommand, symbolsCommand } from './commands/structure-commands.js';
 import { toolCommand, toolsCommand } from './commands/tool-command.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
@@ -114,6 +115,20 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     });
 
   program
+    .command('related')
+    .description('List the files related to one file, ranked: its tests, its imports and importers, and the files calling its definitions or defining what it calls (by name, not type-resolved).')
+    .argument('<path>', 'file path, relative to the project root')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('-k <n>', 'number of files (1-200, default 20)')
+    .option('--json', 'JSON output: {path, files: [{path, score, reasons, relations: {imports?, importedBy?, test?, callers?, callees?}}], total}')
+    .addHelpText('after', '\nExamples:\n  scry related src/store/database.ts\n  scry related src/app.ts -k 5\n  scry related src/util/retry.ts --json')
+    .action(async (path: string, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await relatedCommand(io, path, flags);
+    });
+
+  program
     .command('map')
     .description(
       'Print a map of the repository for an agent\'s context: the most important code files (PageRank over the import graph) grouped by directory, each with its top-level exported signatures, ' +
@@ -174,6 +189,24 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .action((flags: { json?: boolean; readOnly?: boolean }) => {
       result.json = Boolean(flags.json);
       result.code = toolsCommand(io, flags);
+    });
+
+  program
+    .command('context')
+    .description(
+      'The context for a task inside a token budget, as a prompt-ready YAML pack: a window of the current file around the cursor, the signatures of symbols the query names, then the most relevant code whole (merged, deduplicated, at most 2 pieces per file, each cited path:start-end with its hash).',
+    )
+    .argument('[query]', 'the task or question (- reads it from stdin)')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('--current <path[:line]>', 'the file being edited and the cursor line: a window of it comes first')
+    .option('--tokens <n>', 'token budget of the pack (o200k; 256-100000, default 8000)')
+    .option('--lang <language>', 'only code in this language')
+    .option('--json', 'JSON output: {query, candidates, sections, omitted, tokens, budget, allocations, text}')
+    .addHelpText('after', '\nExamples:\n  scry context "add a timeout to the HTTP client" --tokens 4000\n  scry context "why does login fail" --current src/auth/login.ts:42\n  gh issue view 12 --json body -q .body | scry context - --json')
+    .action(async (query: string | undefined, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await contextCommand(io, query, flags);
     });
 
   program

@@ -7,6 +7,7 @@ import type { IndexReport } from '../indexer/index-report.js';
 import type { IndexProgress } from '../indexer/progress.js';
 import type { FileOutline } from '../search/outline.js';
 import type { ReferencesResult } from '../search/references.js';
+import type { RelatedFiles, RelatedOptions } from '../search/related.js';
 import type { TextSearchOptions, TextSearchResult } from '../search/text-search.js';
 import type { SymbolHit } from '../search/symbol-search.js';
 import type { SearchFilters } from '../search/filters.js';
@@ -16,6 +17,7 @@ import type { SymbolRow } from '../store/structure-repo.js';
 import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
 import type { AppliedChange, ChangeRequest, ProposedChange } from '../workspace/change.js';
 import type { StatusReport } from './status.js';
+import type { ContextPack } from '../context/context-pack.js';
 import type { WatchConfig } from '../config/schema.js';
 import type { Freshness } from '../freshness/freshness.js';
 import type { WatchEvent } from '../freshness/keeper.js';
@@ -109,6 +111,12 @@ export interface Engine {
   references(name: string, options?: ReferenceOptions): Promise<ReferencesResult>;
   /** One file's definitions, imports (resolved to repository files), importers and tests. */
   outline(path: string): Promise<FileOutline>;
+  /**
+   * Files related to one file, ranked: its tests, imports and importers, and the files calling its
+   * definitions or defining what it imports (by name). Paths outside the root → PATH_OUTSIDE_ROOT,
+   * a path not indexed → FILE_NOT_FOUND.
+   */
+  related(path: string, options?: RelatedOptions): Promise<RelatedFiles>;
   status(): StatusReport;
   /**
    * Keeps the index fresh until the returned handle is closed: becomes the index's single writer
@@ -169,7 +177,36 @@ export interface Engine {
    * next pass.
    */
   repoMap(options?: RepoMapOptions): Promise<RepoMap>;
+  /**
+   * The context for a task, inside a token budget (o200k): a window of the current file around
+   * the cursor, the signatures of symbols the query names, then the best retrieved chunks whole —
+   * merged, deduplicated, at most 2 per file, each cited `path:start-end` with its hash. The pack
+   * never exceeds `tokens`; what did not fit is listed in `omitted`.
+   */
+  context(query: string, options?: ContextOptions): Promise<TaskContext>;
   close(): void;
+}
+
+/** A context pack for one query, and what it was built from. */
+export interface TaskContext extends ContextPack {
+  readonly query: string;
+  /** Chunks retrieved before packing. */
+  readonly candidates: number;
+}
+
+export interface ContextOptions {
+  /** The file being edited (relative to the root) and the cursor line: a window around it comes first. */
+  readonly current?: { readonly path: string; readonly line?: number | undefined } | undefined;
+  /** Token budget of the whole pack (o200k). Range 256–100,000; default 8,000. */
+  readonly tokens?: number | undefined;
+  /** Only chunks in this language. */
+  readonly language?: string | undefined;
+  /** Chunks retrieved before packing. Range 1–100; default 30. */
+  readonly candidates?: number | undefined;
+  /** Pieces per file at most. Range 1–20; default 2. */
+  readonly maxPiecesPerFile?: number | undefined;
+  /** Cancels a model rerank in flight. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface ApplyChangeOptions {

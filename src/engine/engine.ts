@@ -10,6 +10,7 @@ import { lexicalSearch } from '../search/lexical-search.js';
 import { MAX_QUERY_BYTES } from '../search/query-parse.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
 import { findReferences, type ReferencesResult } from '../search/references.js';
+import { relatedFiles, type RelatedFiles, type RelatedOptions } from '../search/related.js';
 import { createTextScanCache, searchText, type TextSearchOptions, type TextSearchResult } from '../search/text-search.js';
 import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
 import type { RerankMeta, SearchResponse, SearchResult } from '../search/search-result.js';
@@ -29,37 +30,18 @@ import { IndexKeeper } from '../freshness/keeper.js';
 import { WriterLease } from '../freshness/lease.js';
 import { buildRepoMap, createRepoMapCache, type RepoMap } from '../context/repo-map.js';
 import { IndexRunner } from './index-runner.js';
+import { fileId, rootFromDb } from './db-file.js';
+import { buildTaskContext } from './context-builder.js';
 import { SEMANTIC_UNAVAILABLE, statusReport, type StatusReport } from './status.js';
 import type {
-  ApplyChangeOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
-  ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, WatchOptions,
+  ApplyChangeOptions, ContextOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
+  ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, TaskContext, WatchOptions,
 } from './engine-api.js';
 
 export type {
-  ApplyChangeOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
-  ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, WatchOptions,
+  ApplyChangeOptions, ContextOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
+  ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, TaskContext, WatchOptions,
 } from './engine-api.js';
-
-/** Device and inode of a file: a different value means the file was replaced. */
-function fileId(path: string): string | undefined {
-  try {
-    const st = statSync(path);
-    return `${st.dev}:${st.ino}`;
-  } catch {
-    return undefined;
-  }
-}
-
-function rootFromDb(dbPath: string): string {
-  const store = IndexStore.open(dbPath, { create: false });
-  try {
-    const root = store.meta.get('root');
-    if (!root) throw new EngineError('INDEX_NOT_FOUND', { db: dbPath }, { hint: 'the database has no completed index pass; run `scry index DIR --db PATH`' });
-    return root;
-  } finally {
-    store.close();
-  }
-}
 
 /** The composition root: resolves config, then opens the store lazily on first use. */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
@@ -256,6 +238,10 @@ class EngineImpl implements Engine {
     return findReferences(this.open(false), name, options.limit ?? 50);
   }
 
+  async related(path: string, options: RelatedOptions = {}): Promise<RelatedFiles> {
+    return relatedFiles(this.open(false), this.root, path, options);
+  }
+
   async outline(path: string): Promise<FileOutline> {
     const rel = typeof path === 'string' && isAbsolute(path) ? relative(this.root, path).split(sep).join('/') : path;
     if (typeof rel === 'string' && (rel.startsWith('..') || isAbsolute(rel))) throw new EngineError('PATH_OUTSIDE_ROOT', { path });
@@ -376,6 +362,11 @@ class EngineImpl implements Engine {
 
   async repoMap(options: RepoMapOptions = {}): Promise<RepoMap> {
     return buildRepoMap(this.open(false), this.root, options, this.mapCache);
+  }
+
+  async context(query: string, options: ContextOptions = {}): Promise<TaskContext> {
+    const deps = { search: this.search.bind(this), symbols: this.symbols.bind(this), readFile: this.readFile.bind(this), readStored: this.readStored.bind(this) };
+    return buildTaskContext(deps, query, options);
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 import { fileTools } from './file-tools.js';
 import { mapTools } from './map-tool.js';
+import { relatedTools } from './related-tool.js';
 import { searchTools } from './search-tools.js';
 import { statusTools } from './status-tool.js';
 import { symbolTools } from './symbol-tools.js';
@@ -12,7 +13,7 @@ import { writeTools } from './write-tools.js';
  * navigation (symbols, the repo map), files, status, and the confirmation-gated writes last. Declared once; MCP, the CLI
  * (`scry tool`) and the local-model runner all serve this list.
  */
-export const TOOLS: readonly ToolDefinition[] = [...searchTools, ...textTools, ...symbolTools, ...mapTools, ...fileTools, ...statusTools, ...writeTools] as readonly ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [...searchTools, ...textTools, ...symbolTools, ...relatedTools, ...mapTools, ...fileTools, ...statusTools, ...writeTools] as readonly ToolDefinition[];
 
 /** The tools a host with this write policy offers: `read-only` hides the write tools. */
 export function toolsFor(policy: WritePolicy): readonly ToolDefinition[] {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isEngineError, type Engine, type SearchResult } from '../index.js';
+import { isEngineError } from '../index.js';
 import { firstLinesOfText } from './bound.js';
 import { defineTool, type ToolDefinition } from './tool.js';
 
@@ -56,93 +56,62 @@ const listFiles = defineTool({
   },
 });
 
-/** A chunk of context: a search hit with its full text read from disk. */
-interface ContextChunk {
-  readonly path: string;
-  readonly start_line: number;
-  readonly end_line: number;
-  readonly symbol?: string;
-  readonly score: number;
-  readonly chunk_hash: string;
+/** One piece of a context pack as the tool returns it. */
+interface ContextPiece {
+  readonly cite: string;
+  readonly kind: string;
+  readonly symbols?: readonly string[];
+  readonly hashes?: readonly string[];
   readonly text: string;
 }
 
-/** Two hits of one file that overlap or touch: the second adds nothing a merged read would not. */
-const overlaps = (a: SearchResult, b: SearchResult): boolean => a.path === b.path && a.startLine <= b.endLine + 1 && b.startLine <= a.endLine + 1;
-
-/**
- * The best hits, whole, in rank order, until the byte budget is spent; the last one is cut at a
- * line boundary if it does not fit. The plain top-k packer, until a context packer exists.
- */
-async function packTopHits(engine: Engine, hits: readonly SearchResult[], maxChunks: number, maxBytes: number): Promise<{ chunks: ContextChunk[]; bytes: number; cut: boolean }> {
-  const chunks: ContextChunk[] = [];
-  const taken: SearchResult[] = [];
-  let bytes = 0;
-  let cut = false;
-  for (const hit of hits) {
-    if (chunks.length >= maxChunks || bytes >= maxBytes) break;
-    if (taken.some((t) => overlaps(t, hit))) continue;
-    let text: string;
-    let endLine: number;
-    try {
-      const slice = await engine.readFile(hit.path, { startLine: hit.startLine, endLine: hit.endLine, maxBytes: Math.max(1, maxBytes - bytes) });
-      text = slice.text;
-      endLine = slice.endLine;
-      if (slice.truncated) cut = true;
-    } catch (err) {
-      // deleted or changed since it was indexed: skip it, the next hit may do
-      if (isEngineError(err)) continue;
-      throw err;
-    }
-    const size = Buffer.byteLength(text, 'utf8');
-    if (size > maxBytes - bytes) break;
-    taken.push(hit);
-    bytes += size;
-    chunks.push({ path: hit.path, start_line: hit.startLine, end_line: endLine, ...(hit.symbol ? { symbol: hit.symbol } : {}), score: Math.round(hit.score * 1000) / 1000, chunk_hash: hit.chunkHash, text });
-  }
-  return { chunks, bytes, cut };
+/** The pack budget when the caller gives none: its `max_tokens` minus room for the envelope, or 8,000. */
+function packBudget(tokens: number | undefined, maxTokens: number | undefined): number {
+  if (tokens !== undefined) return maxTokens === undefined ? tokens : Math.min(tokens, Math.max(256, Math.floor((maxTokens - 200) * 0.8)));
+  return maxTokens === undefined ? 8000 : Math.max(256, Math.floor((maxTokens - 200) * 0.8));
 }
 
 const retrieveContext = defineTool({
   name: 'retrieve_context',
   title: 'Retrieve context',
   description:
-    'Get the code most relevant to a task, as whole chunks with citations, within a byte budget: one call instead of search + several reads. ' +
-    'Give current_path to also get an outline of the file being edited. ' +
-    'Example: {"query": "add a timeout to the HTTP client", "current_path": "src/net/client.ts", "max_chunks": 6}',
+    'Get the context for a task in one call, inside a token budget: a window of the file being edited around the cursor, the signatures of symbols the query names, then the most relevant code whole — merged, deduplicated, at most 2 pieces per file, each cited path:start-end with its hash. ' +
+    'Example: {"query": "add a timeout to the HTTP client", "current_path": "src/net/client.ts", "current_line": 42, "tokens": 6000}',
   input: {
     query: z.string().min(1).max(16_384).describe('The task or question, in words and identifiers.'),
-    current_path: z.string().min(1).max(1024).optional().describe('The file being edited, if any: its outline is included.'),
-    language: z.string().min(1).max(40).optional().describe('Only chunks in this language.'),
-    max_chunks: z.number().int().min(1).max(20).default(8).describe('Chunks to return at most (1-20).'),
-    max_total_bytes: z.number().int().min(4096).max(200_000).default(60_000).describe('Byte budget for all chunk texts together.'),
+    current_path: z.string().min(1).max(1024).optional().describe('The file being edited, if any: a window of it around current_line comes first.'),
+    current_line: z.number().int().min(1).optional().describe('The cursor line in current_path (default 1).'),
+    language: z.string().min(1).max(40).optional().describe('Only code in this language.'),
+    tokens: z.number().int().min(256).max(100_000).optional().describe('Token budget of the pack (o200k; default 8000, or what max_tokens leaves).'),
   },
   readOnly: true,
-  bound: { list: 'chunks', label: (c) => `${(c as ContextChunk).path}:${(c as ContextChunk).start_line}-${(c as ContextChunk).end_line}` },
+  bound: { list: 'pieces', label: (p) => (p as ContextPiece).cite },
   handler: async (args, ctx) => {
     const warnings: string[] = [];
-    const response = await ctx.engine.search(args.query, { limit: Math.min(args.max_chunks * 3, 60), language: args.language, signal: ctx.signal });
-    const packed = await packTopHits(ctx.engine, response.results, args.max_chunks, args.max_total_bytes);
-    if (packed.cut) warnings.push('a chunk was cut at a line boundary to fit max_total_bytes');
-    let currentFile: Record<string, unknown> | undefined;
-    if (args.current_path) {
-      try {
-        const o = await ctx.engine.outline(args.current_path);
-        currentFile = {
-          path: o.path,
-          language: o.language,
-          symbols: o.symbols.slice(0, 50).map((s) => ({ name: s.container ? `${s.container}.${s.name}` : s.name, kind: s.kind, line: s.startLine, signature: s.signature })),
-          imports: o.imports.filter((i) => i.resolved).slice(0, 30).map((i) => i.resolved),
-          imported_by: o.importedBy.slice(0, 30).map((i) => i.path),
-          tests: (o.isTest ? o.testedFiles : o.tests).slice(0, 10),
-        };
-      } catch (err) {
-        if (!isEngineError(err)) throw err;
-        warnings.push(`current_path: ${err.message}`);
-      }
+    const options = { tokens: packBudget(args.tokens, ctx.maxTokens), language: args.language, signal: ctx.signal };
+    let pack;
+    try {
+      pack = await ctx.engine.context(args.query, { ...options, current: args.current_path ? { path: args.current_path, line: args.current_line } : undefined });
+    } catch (err) {
+      if (!args.current_path || !isEngineError(err) || !['FILE_NOT_FOUND', 'PATH_DENIED', 'PATH_OUTSIDE_ROOT'].includes(err.code)) throw err;
+      warnings.push(`current_path: ${err.message}`);
+      pack = await ctx.engine.context(args.query, options);
     }
-    if (packed.chunks.length === 0) warnings.push('nothing relevant found: try other words or search_text');
-    return { data: { ...(currentFile ? { current_file: currentFile } : {}), chunks: packed.chunks, total_bytes: packed.bytes, packer: 'top-k' }, warnings };
+    const pieces: ContextPiece[] = pack.sections.evidence.flatMap((g) =>
+      g.pieces.map((p) => ({
+        cite: `${p.path}:${p.startLine}-${p.endLine}`,
+        kind: p.kind,
+        ...(p.symbols.length > 0 ? { symbols: p.symbols } : {}),
+        ...(p.hashes.length > 0 ? { hashes: p.hashes } : {}),
+        text: p.text,
+      })),
+    );
+    const w = pack.sections.workspace.currentFile;
+    const current = w ? { path: w.path, start_line: w.startLine, end_line: w.endLine, total_lines: w.totalLines, cursor_line: w.cursorLine ?? null, text: w.text } : undefined;
+    if (pieces.length === 0) warnings.push('nothing relevant found: try other words or search_text');
+    const omitted = pack.omitted.filter((o) => o.section === 'evidence').length;
+    if (omitted > 0) warnings.push(`${omitted} more piece${omitted === 1 ? '' : 's'} did not fit the budget of ${pack.budget} tokens`);
+    return { data: { ...(current ? { current_file: current } : {}), pieces, tokens: pack.tokens.total, budget: pack.budget, candidates: pack.candidates, packer: 'context-pack' }, warnings };
   },
 });
 

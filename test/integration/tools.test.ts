@@ -190,14 +190,35 @@ describe('agent tools over a real index', () => {
     expect(capped.meta.warnings.join(' ')).toMatch(/narrow the glob/);
   });
 
-  it('retrieve_context returns whole chunks within the byte budget plus an outline of the current file', async () => {
-    const env = await call('retrieve_context', { query: 'open the sqlite database in WAL mode', current_path: 'src/parse/configLoader.ts', max_chunks: 3, max_total_bytes: 4096 });
+  it('retrieve_context packs the current file window, then whole cited chunks, within the token budget', async () => {
+    const env = await call('retrieve_context', { query: 'open the sqlite database in WAL mode', current_path: 'src/parse/configLoader.ts', current_line: 3, tokens: 1500 });
     const d = data(env);
-    expect(d.chunks[0].path).toBe('src/db/open-database.ts');
-    expect(d.chunks[0].text).toContain("db.pragma('journal_mode = WAL');");
-    expect(d.chunks.length).toBeLessThanOrEqual(3);
-    expect(d.total_bytes).toBeLessThanOrEqual(4096);
-    expect(d.current_file.symbols.map((s: { name: string }) => s.name)).toContain('parseConfigFile');
+    expect(d.packer).toBe('context-pack');
+    expect(d.tokens).toBeLessThanOrEqual(1500);
+    expect(d.budget).toBe(1500);
+    expect(d.current_file).toMatchObject({ path: 'src/parse/configLoader.ts', cursor_line: 3, start_line: 1 });
+    expect(d.current_file.text).toContain('parseConfigFile');
+    const ofDb = d.pieces.filter((p: { cite: string }) => p.cite.startsWith('src/db/open-database.ts:'));
+    const wal = ofDb.find((p: { text: string }) => p.text.includes("db.pragma('journal_mode = WAL');"));
+    expect(wal.hashes[0]).toMatch(/^[0-9a-f]{12}$/);
+    expect(d.pieces.indexOf(wal)).toBeLessThan(3); // among the best
+    // at most 2 pieces per file, every piece cited
+    const perFile = new Map<string, number>();
+    for (const p of d.pieces as Array<{ cite: string }>) {
+      expect(p.cite).toMatch(/^[^:]+:\d+-\d+$/);
+      const f = p.cite.split(':')[0]!;
+      perFile.set(f, (perFile.get(f) ?? 0) + 1);
+    }
+    expect(Math.max(...perFile.values())).toBeLessThanOrEqual(2);
+  });
+
+  it('retrieve_context stays inside a small budget and says what it left out', async () => {
+    const env = await call('retrieve_context', { query: 'retry backoff database config parse open', tokens: 300 });
+    expect(env.ok).toBe(true);
+    expect(data(env).tokens).toBeLessThanOrEqual(300);
+    const missing = await call('retrieve_context', { query: 'open database', current_path: 'no/such/file.ts' });
+    expect(missing.ok).toBe(true);
+    expect(missing.meta.warnings.join(' ')).toMatch(/current_path/);
   });
 
   it('index_status reports counts, freshness and capabilities', async () => {

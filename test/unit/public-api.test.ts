@@ -20,7 +20,7 @@ describe('public API pin', () => {
     const types = [...source.matchAll(/export type \{([^}]+)\}/g)].flatMap((m) => m[1]!.split(',').map((s) => s.trim())).filter(Boolean).sort();
     expect(types).toEqual([
       'Allocations', 'AppliedChange', 'ApplyChangeOptions', 'ArtifactInput', 'ChangeRequest', 'ChangedFile',
-      'ChatPrompt', 'ChatPromptOptions', 'ChunkKind', 'Clock', 'ConfigInput', 'ContentType', 'ContextPack',
+      'ChatPrompt', 'ChatPromptOptions', 'ChunkKind', 'Clock', 'ConfigInput', 'ContentType', 'ContextOptions', 'ContextPack',
       'ContextPackInput', 'ContextPackOptions', 'CurrentFile', 'DecodingPreset', 'DecodingTask', 'Diagnostic',
       'DirectoryTotal', 'DryRunReport', 'Engine', 'EngineOptions', 'ErrorCode', 'EvidenceInput', 'EvidenceKind',
       'EvidencePiece', 'ExplainDiagnosticInput', 'FallbackReason', 'FileListing', 'FileOutline', 'FileSlice',
@@ -29,11 +29,12 @@ describe('public API pin', () => {
       'IndexWatch', 'LastPass', 'ListFilesOptions', 'ListedFile', 'Logger', 'MergeEvidenceOptions',
       'MergedEvidence', 'MintTokenOptions', 'OmitReason', 'OmittedItem', 'PackSections', 'ParsedSymbolId',
       'PassReason', 'PromptDiagnostic', 'ProposedChange', 'ReadFileOptions', 'RefactorInput', 'Reference',
-      'ReferenceGroup', 'ReferenceKind', 'ReferenceOptions', 'ReferencesResult', 'RepoMap', 'RepoMapFile',
+      'ReferenceGroup', 'ReferenceKind', 'ReferenceOptions', 'ReferencesResult', 'RelatedFile', 'RelatedFiles',
+      'RelatedOptions', 'RelatedRelations', 'RepoMap', 'RepoMapFile',
       'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'SearchMeta',
       'SearchOptions', 'SearchResponse', 'SearchResult', 'SectionName', 'SimilarOptions', 'SkipReason',
       'StatusReport', 'SymbolDefinition', 'SymbolHit', 'SymbolKind', 'SymbolMatch', 'SymbolOptions', 'SymbolRow',
-      'TaskSpec', 'TextEdit', 'TextMatch', 'TextSearchOptions', 'TextSearchResult', 'TokenCounter',
+      'TaskContext', 'TaskSpec', 'TextEdit', 'TextMatch', 'TextSearchOptions', 'TextSearchResult', 'TokenCounter',
       'ToolCallStyle', 'WatchEvent', 'WatchOptions', 'WatcherInfo', 'WorkspaceInput',
     ]);
   });

@@ -1,5 +1,5 @@
 import { createEngine, EngineError, type Engine } from '../../index.js';
-import { formatOutline, formatReferences, formatSymbols } from '../format-structure.js';
+import { formatOutline, formatReferences, formatRelated, formatSymbols } from '../format-structure.js';
 import type { CliIO } from '../io.js';
 import { parseIntFlag } from '../flags.js';
 
@@ -39,5 +39,12 @@ export async function refsCommand(io: CliIO, name: string, flags: StructureFlags
 export async function outlineCommand(io: CliIO, path: string, flags: StructureFlags): Promise<number> {
   const outline = await withIndex(io, flags, (e) => e.outline(path));
   io.out(flags.json ? `${JSON.stringify(outline, null, 2)}\n` : formatOutline(outline));
+  return 0;
+}
+
+export async function relatedCommand(io: CliIO, path: string, flags: StructureFlags): Promise<number> {
+  const limit = parseIntFlag(flags.k, '-k', 200);
+  const related = await withIndex(io, flags, (e) => e.related(path, { limit }));
+  io.out(flags.json ? `${JSON.stringify(related, null, 2)}\n` : formatRelated(related));
   return 0;
 }

@@ -1,0 +1,178 @@
+import { isAbsolute, relative, sep } from 'node:path';
+import { EngineError } from '../core/errors.js';
+import type { IndexStore } from '../store/index-store.js';
+import type { SymbolRow } from '../store/structure-repo.js';
+import { outlineFile } from './outline.js';
+import { findReferences } from './references.js';
+
+/**
+ * What a listed file is to the subject file (`it`): `imports` — it imports the subject;
+ * `importedBy` — the subject imports it; `test` — it tests the subject, or the subject tests it;
+ * `callers` — the subject's names it calls or uses; `callees` — its names the subject imports and uses.
+ */
+export interface RelatedRelations {
+  readonly imports?: true;
+  readonly importedBy?: true;
+  readonly test?: true;
+  readonly callers?: string[];
+  readonly callees?: string[];
+}
+
+export interface RelatedFile {
+  readonly path: string;
+  /** The weighted sum of the relations (see RELATED_WEIGHTS). */
+  readonly score: number;
+  /** One line per relation, e.g. `imports it`, `its test`, `calls openDatabase()`, `called by it: retryBusy()`. */
+  readonly reasons: string[];
+  readonly relations: RelatedRelations;
+}
+
+export interface RelatedFiles {
+  readonly path: string;
+  /** Best first: score descending, then path. */
+  readonly files: RelatedFile[];
+  /** Related files found (before `limit`). */
+  readonly total: number;
+}
+
+export interface RelatedOptions {
+  /** Files to return, 1–200 (default 20). */
+  readonly limit?: number;
+}
+
+/**
+ * Score of each relation: a test is the strongest tie, an import either way next, then each
+ * distinct name called across the pair (+1 each, at most `maxNames`).
+ */
+export const RELATED_WEIGHTS = { test: 3, imports: 2, importedBy: 2, name: 1, maxNames: 5 } as const;
+
+/** The evidence for one subject, gathered from the index; `rankRelated` turns it into a ranking. */
+export interface RelatedEvidence {
+  /** Files importing the subject; files the subject imports. */
+  readonly importers: readonly string[];
+  readonly imported: readonly string[];
+  /** The subject's tests; for a test file, the files it tests. */
+  readonly tests: readonly string[];
+  readonly testedFiles: readonly string[];
+  /** Per file, the subject's names it uses; per file, its names the subject uses. `call` marks a call. */
+  readonly callers: ReadonlyMap<string, ReadonlyMap<string, boolean>>;
+  readonly callees: ReadonlyMap<string, ReadonlyMap<string, boolean>>;
+}
+
+/** Names of the subject searched for callers at most; shorter names are too common to mean anything. */
+const MAX_CALLER_NAMES = 30;
+const MIN_NAME_LENGTH = 3;
+/** References read per name: enough to find the files using it, bounded for very common names. */
+const REFERENCES_PER_NAME = 200;
+/** Imported names of these kinds count as calls; classes and types as uses (an import does not say `new`). */
+const CALLABLE_KINDS = new Set(['function', 'method']);
+
+/** Ranks the related files of `subject`: pure, deterministic (score descending, then path). */
+export function rankRelated(subject: string, ev: RelatedEvidence): RelatedFile[] {
+  const paths = new Set([...ev.importers, ...ev.imported, ...ev.tests, ...ev.testedFiles, ...ev.callers.keys(), ...ev.callees.keys()]);
+  paths.delete(subject);
+  const out: RelatedFile[] = [];
+  for (const path of paths) {
+    const reasons: string[] = [];
+    const relations: { -readonly [K in keyof RelatedRelations]: RelatedRelations[K] } = {};
+    let score = 0;
+    const test = ev.tests.includes(path) ? 'its test' : ev.testedFiles.includes(path) ? 'tested by it' : undefined;
+    if (test) {
+      relations.test = true;
+      score += RELATED_WEIGHTS.test;
+      reasons.push(test);
+    }
+    if (ev.importers.includes(path)) {
+      relations.imports = true;
+      score += RELATED_WEIGHTS.imports;
+      reasons.push('imports it');
+    }
+    if (ev.imported.includes(path)) {
+      relations.importedBy = true;
+      score += RELATED_WEIGHTS.importedBy;
+      reasons.push('imported by it');
+    }
+    const callers = ev.callers.get(path);
+    const callees = ev.callees.get(path);
+    if (callers?.size) reasons.push(...nameReasons(callers, 'calls', 'uses'));
+    if (callees?.size) reasons.push(...nameReasons(callees, 'called by it:', 'used by it:'));
+    if (callers?.size) relations.callers = [...callers.keys()].sort();
+    if (callees?.size) relations.callees = [...callees.keys()].sort();
+    const names = new Set([...(callers?.keys() ?? []), ...(callees?.keys() ?? [])]).size;
+    score += Math.min(names, RELATED_WEIGHTS.maxNames) * RELATED_WEIGHTS.name;
+    out.push({ path, score, reasons, relations });
+  }
+  return out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** `calls a(), b()` for called names, `uses T` for the others. */
+function nameReasons(names: ReadonlyMap<string, boolean>, called: string, used: string): string[] {
+  const sorted = [...names.keys()].sort();
+  const calls = sorted.filter((n) => names.get(n)).map((n) => `${n}()`);
+  const uses = sorted.filter((n) => !names.get(n));
+  return [...(calls.length ? [`${called} ${calls.join(', ')}`] : []), ...(uses.length ? [`${used} ${uses.join(', ')}`] : [])];
+}
+
+/**
+ * Files related to one indexed file: its imports and importers (resolved as `outline` does), its
+ * tests, and, matched by name (not type-resolved), the files calling its top-level definitions and
+ * the files defining the names it imports. A name defined in several files counts a caller only
+ * when that caller also imports the subject, so that same-named definitions elsewhere add no noise.
+ */
+export async function relatedFiles(store: IndexStore, root: string, path: string, options: RelatedOptions = {}): Promise<RelatedFiles> {
+  const limit = options.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 200' });
+  if (typeof path !== 'string' || path.trim() === '') throw new EngineError('INVALID_ARGUMENT', { name: 'path', reason: 'a path relative to the root' });
+  const rel = (isAbsolute(path) ? relative(root, path).split(sep).join('/') : path).replace(/^\.\//, '');
+  if (rel.startsWith('..') || isAbsolute(rel)) throw new EngineError('PATH_OUTSIDE_ROOT', { path });
+  if (!store.read(() => store.files.info(rel))) throw new EngineError('FILE_NOT_FOUND', { path: rel });
+  const outline = outlineFile(store, rel);
+  const importers = outline.importedBy.map((i) => i.path);
+  const evidence: RelatedEvidence = {
+    importers,
+    imported: outline.imports.flatMap((i) => (i.resolved ? [i.resolved] : [])),
+    tests: outline.tests,
+    testedFiles: outline.testedFiles,
+    callers: await callersOf(store, rel, outline.symbols, new Set(importers)),
+    callees: calleesOf(store, rel, outline.imports),
+  };
+  const files = rankRelated(rel, evidence);
+  return { path: rel, files: files.slice(0, limit), total: files.length };
+}
+
+/** Files calling or using the subject's top-level definitions, by name. */
+async function callersOf(store: IndexStore, subject: string, symbols: readonly SymbolRow[], importers: ReadonlySet<string>): Promise<Map<string, Map<string, boolean>>> {
+  const names = [...new Set(symbols.filter((s) => s.container === null && s.name.length >= MIN_NAME_LENGTH).sort((a, b) => Number(b.exported) - Number(a.exported) || a.startLine - b.startLine).map((s) => s.name))].slice(0, MAX_CALLER_NAMES);
+  const out = new Map<string, Map<string, boolean>>();
+  for (const name of names) {
+    const definedElsewhere = store.read(() => store.structure.byName(name, undefined, 2)).some((s) => s.name === name && s.path !== subject);
+    const refs = await findReferences(store, name, REFERENCES_PER_NAME);
+    for (const group of refs.files) {
+      if (group.path === subject || (definedElsewhere && !importers.has(group.path))) continue;
+      const uses = group.references.filter((r) => r.kind === 'call' || r.kind === 'reference');
+      if (uses.length === 0) continue;
+      const entry = out.get(group.path) ?? new Map<string, boolean>();
+      entry.set(name, uses.some((r) => r.kind === 'call'));
+      out.set(group.path, entry);
+    }
+  }
+  return out;
+}
+
+/** Per imported repository file, the imported names defined there at top level. */
+function calleesOf(store: IndexStore, subject: string, imports: ReadonlyArray<{ resolved: string | null; names: readonly string[] }>): Map<string, Map<string, boolean>> {
+  const out = new Map<string, Map<string, boolean>>();
+  for (const imp of imports) {
+    if (!imp.resolved || imp.resolved === subject || imp.names.length === 0) continue;
+    const target = imp.resolved;
+    const defs = store.read(() => store.structure.inFile(target)).filter((s) => s.container === null);
+    for (const name of imp.names) {
+      const def = defs.find((s) => s.name === name);
+      if (!def) continue;
+      const entry = out.get(target) ?? new Map<string, boolean>();
+      entry.set(name, (entry.get(name) ?? false) || CALLABLE_KINDS.has(def.kind));
+      out.set(target, entry);
+    }
+  }
+  return out;
+}
