@@ -1,7 +1,6 @@
 import { createEngine, EngineError } from '../../index.js';
-import { formatIndexReport } from '../format.js';
 import type { CliIO } from '../io.js';
-import { progressBar } from '../progress-bar.js';
+import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
 
 export interface ContextFlags {
@@ -33,13 +32,7 @@ export async function contextCommand(io: CliIO, query: string | undefined, flags
   const text = query === undefined || query === '-' ? await io.readStdin() : query;
   const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db });
   try {
-    if (!engine.isIndexed()) {
-      if (!flags.json) io.err(`scry: no index yet for ${engine.root}; building it first...\n`);
-      const bar = await progressBar(io);
-      const report = await engine.index({ onProgress: bar.onProgress });
-      bar.stop();
-      if (!flags.json) io.err(formatIndexReport(report));
-    }
+    await ensureIndexed(io, engine, flags.json);
     const pack = await engine.context(text, { tokens, current, language: flags.lang });
     if (flags.json) {
       io.out(`${JSON.stringify(pack, null, 2)}\n`);

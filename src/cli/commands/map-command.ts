@@ -1,7 +1,6 @@
 import { createEngine, EngineError, type RepoMap } from '../../index.js';
-import { formatIndexReport } from '../format.js';
 import type { CliIO } from '../io.js';
-import { progressBar } from '../progress-bar.js';
+import { ensureIndexed } from '../ensure-index.js';
 
 export interface MapFlags {
   db?: string;
@@ -29,13 +28,7 @@ export async function mapCommand(io: CliIO, dir: string | undefined, flags: MapF
   const tokens = parseTokens(flags.tokens);
   const engine = await createEngine({ root: dir ?? flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db });
   try {
-    if (!engine.isIndexed()) {
-      if (!flags.json) io.err(`scry: no index yet for ${engine.root}; building it first...\n`);
-      const bar = await progressBar(io);
-      const report = await engine.index({ onProgress: bar.onProgress });
-      bar.stop();
-      if (!flags.json) io.err(formatIndexReport(report));
-    }
+    await ensureIndexed(io, engine, flags.json);
     const map = await engine.repoMap({ tokens, focus: flags.focus, query: flags.query });
     if (flags.json) io.out(`${JSON.stringify(map, null, 2)}\n`);
     else {

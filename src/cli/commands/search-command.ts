@@ -1,7 +1,7 @@
 import { createEngine, EngineError, type ContentType } from '../../index.js';
-import { formatIndexReport, formatSearch } from '../format.js';
+import { formatSearch } from '../format.js';
 import type { CliIO } from '../io.js';
-import { progressBar } from '../progress-bar.js';
+import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
 
 export interface SearchFlags {
@@ -28,13 +28,7 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
     throw err;
   });
   try {
-    if (!engine.isIndexed()) {
-      if (!flags.json) io.err(`scry: no index yet for ${engine.root}; building it first...\n`);
-      const bar = await progressBar(io);
-      const report = await engine.index({ onProgress: bar.onProgress });
-      bar.stop();
-      if (!flags.json) io.err(formatIndexReport(report));
-    }
+    await ensureIndexed(io, engine, flags.json);
     const response = await engine.search(text, {
       limit,
       files: flags.files,
