@@ -5,6 +5,7 @@
  * (BPE counts are not additive, so parts are never summed to decide a fit).
  */
 import { EngineError } from '../core/errors.js';
+import { citation as spanCitation } from './evidence-merge.js';
 import type { TokenCounter } from './tokens.js';
 
 /** One slice of repository text given to a model as evidence, cited as `path:startLine-endLine`. */
@@ -55,7 +56,7 @@ export function oneLine(text: string): string {
 
 /** The citation label `path:startLine-endLine` (always a range, even for one line). */
 export function citation(e: Pick<Evidence, 'path' | 'startLine' | 'endLine'>): string {
-  return `${oneLine(e.path)}:${e.startLine}-${e.endLine}`;
+  return spanCitation({ ...e, path: oneLine(e.path) });
 }
 
 /** A backtick fence longer than the longest backtick run in `text` (at least three). */

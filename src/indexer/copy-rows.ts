@@ -3,6 +3,7 @@ import type { IndexStore } from '../store/index-store.js';
 import type { StoredFile } from '../store/file-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
 import { chunkFields, definesOf, fileFields } from './fts-fields.js';
+import { replaceFileRow } from './file-row.js';
 import type { KnownFile } from './prepare.js';
 
 /**
@@ -22,26 +23,8 @@ export function copyStoredRows(store: IndexStore, file: KnownFile, old: StoredFi
   const body = store.content.bodies([file.hash]).get(file.hash);
   if (!body) return undefined;
   const { candidate } = file;
-  const fileId = store.files.upsert({
-    path: candidate.path,
-    language: file.language,
-    contentType: file.contentType,
-    size: file.size,
-    mtimeMs: candidate.mtimeMs,
-    hash: file.hash,
-    encoding: source.encoding,
-    lineCount: source.lineCount,
-    featureVersion: INDEX_FEATURE_VERSION,
-    indexedAtMs: now,
-    parser: source.parser,
-    fallback: source.fallback,
-    metadata: source.metadata,
-  });
-  if (old) {
-    store.chunks.deleteForFile(fileId);
-    store.structure.deleteForFile(fileId);
-    if (old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
-  }
+  const fileId = replaceFileRow(store, candidate, { ...file, encoding: source.encoding, lineCount: source.lineCount, parser: source.parser, fallback: source.fallback, metadata: source.metadata }, old, now);
+  if (old && old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
   store.structure.copy(source.id, fileId);
   const fields = fileFields(candidate.path);
   const text = body.toString('utf8');

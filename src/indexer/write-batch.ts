@@ -4,6 +4,7 @@ import type { StoredFile } from '../store/file-repo.js';
 import type { SkipRecord } from '../store/skip-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
 import { copyStoredRows } from './copy-rows.js';
+import { replaceFileRow } from './file-row.js';
 import type { KnownFile, PreparedBatch, PreparedFile } from './prepare.js';
 
 /** Counters of one pass, updated as batches are written. */
@@ -98,25 +99,7 @@ function writeParsed(ctx: WriteContext, file: Extract<PreparedFile, { ok: true }
     tally.touched++;
     return;
   }
-  const fileId = store.files.upsert({
-    path: candidate.path,
-    language: file.language,
-    contentType: file.contentType,
-    size: file.size,
-    mtimeMs: candidate.mtimeMs,
-    hash: file.hash,
-    encoding: file.encoding,
-    lineCount: file.lineCount,
-    featureVersion: INDEX_FEATURE_VERSION,
-    indexedAtMs: now,
-    parser: file.parser,
-    fallback: file.fallback,
-    metadata: file.metadata,
-  });
-  if (old) {
-    store.chunks.deleteForFile(fileId);
-    store.structure.deleteForFile(fileId);
-  }
+  const fileId = replaceFileRow(store, candidate, file, old, now);
   store.structure.insert(fileId, file.symbols, file.imports);
   const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
   store.content.putBytes(file.hash, bytes);

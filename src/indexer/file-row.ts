@@ -1,0 +1,35 @@
+import type { FileCandidate } from '../core/file.js';
+import type { FileRecord, StoredFile } from '../store/file-repo.js';
+import type { IndexStore } from '../store/index-store.js';
+import { INDEX_FEATURE_VERSION } from './feature-version.js';
+
+/** What a file's row holds about its content: from a parse, or from the stored file it is copied from. */
+export type ContentFacts = Pick<FileRecord, 'hash' | 'size' | 'language' | 'contentType' | 'encoding' | 'lineCount' | 'parser' | 'fallback' | 'metadata'>;
+
+/**
+ * Writes the row of a file being (re)indexed and clears the chunk and structure rows of its
+ * previous version, if it had one; returns the file id. The caller writes the new rows.
+ */
+export function replaceFileRow(store: IndexStore, candidate: FileCandidate, facts: ContentFacts, old: StoredFile | undefined, now: number): number {
+  const { hash, size, language, contentType, encoding, lineCount, parser, fallback, metadata } = facts;
+  const fileId = store.files.upsert({
+    path: candidate.path,
+    language,
+    contentType,
+    size,
+    mtimeMs: candidate.mtimeMs,
+    hash,
+    encoding,
+    lineCount,
+    featureVersion: INDEX_FEATURE_VERSION,
+    indexedAtMs: now,
+    parser,
+    fallback,
+    metadata,
+  });
+  if (old) {
+    store.chunks.deleteForFile(fileId);
+    store.structure.deleteForFile(fileId);
+  }
+  return fileId;
+}
