@@ -51,6 +51,9 @@ export const CACHE_DIR = join(import.meta.dirname, '.devset-cache');
 
 export const fileOf = (repo: string): string => join(DEVSET_DIR, `${repo.replace('/', '__')}.jsonl`);
 export const mirrorOf = (mirrors: string, repo: string): string => join(mirrors, repo.replace('/', '+'), 'repo');
+/** The halves of the devset, fixed by the query id (the mined sha): even first hex digit tunes, odd is held out. */
+export type Split = 'tune' | 'held-out';
+export const splitOf = (id: string): Split => (parseInt(id[0]!, 16) % 2 === 0 ? 'tune' : 'held-out');
 export const cacheOf = (repo: string): string => join(CACHE_DIR, repo.replace('/', '__'));
 
 /** A query counts as long (issue-like) past 200 characters or over several lines, as the engine decides. */

@@ -17,7 +17,7 @@ import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
 import { CUTOFFS, summarize, type EvalSummary } from '../src/eval/metrics.js';
 import { parseQueriesFile } from '../src/eval/queries-file.js';
 import { evalOne, type EvalQueryResult } from '../src/eval/run-eval.js';
-import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf } from './mine-devset.js';
+import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf, type Split } from './mine-devset.js';
 import { writeResult } from './results.js';
 
 /** Ranking configurations compared; `default` is the shipped configuration. */
@@ -43,8 +43,6 @@ export const VARIANTS: Record<string, ConfigInput> = {
   default: {},
 };
 
-export type Split = 'tune' | 'held-out';
-export const splitOf = (id: string): Split => (parseInt(id[0]!, 16) % 2 === 0 ? 'tune' : 'held-out');
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

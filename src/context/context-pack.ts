@@ -113,9 +113,10 @@ function validateInput(input: ContextPackInput): void {
       throw invalid(`evidence[${i}]`, `needs 1 <= startLine <= endLine, got ${e.startLine}-${e.endLine}`);
     }
   });
-  const cursor = input.workspace?.currentFile?.cursorLine;
-  if (cursor !== undefined && (!Number.isSafeInteger(cursor) || cursor < 1)) {
-    throw invalid('workspace.currentFile.cursorLine', `must be a positive integer, got ${cursor}`);
+  const file = input.workspace?.currentFile;
+  for (const key of ['cursorLine', 'firstLine', 'totalLines'] as const) {
+    const v = file?.[key];
+    if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw invalid(`workspace.currentFile.${key}`, `must be a positive integer, got ${v}`);
   }
 }
 

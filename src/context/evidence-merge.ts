@@ -64,7 +64,7 @@ export interface MergedEvidence {
 }
 
 export interface MergeEvidenceOptions {
-  /** Pieces kept per file after merging, best first. Default 2 (§8.4 "cap per file"). */
+  /** Chunks kept per file after merging, best first (and as many signatures, and summaries). Default 2 (§8.4 "cap per file"). */
   readonly maxPiecesPerFile?: number;
 }
 
@@ -154,9 +154,33 @@ function priority(a: EvidencePiece, b: EvidencePiece): number {
 }
 
 /**
+ * A signature whose line lies inside a chunk of the same file is already shown by that chunk: it is
+ * dropped as a duplicate, and the chunk takes the signature's rank when that is better (the query
+ * named the symbol, and its whole definition was retrieved).
+ */
+function absorbSignatures(pieces: EvidencePiece[], dropped: DroppedEvidence[]): EvidencePiece[] {
+  const chunks = pieces.filter((p) => p.kind === 'chunk');
+  const out: EvidencePiece[] = [];
+  const promoted = new Map<EvidencePiece, EvidencePiece>();
+  for (const p of pieces) {
+    const host = p.kind === 'signature' ? chunks.find((c) => c.path === p.path && c.startLine <= p.startLine && p.endLine <= c.endLine) : undefined;
+    if (host === undefined) {
+      out.push(p);
+      continue;
+    }
+    dropped.push({ ...span(p), rank: p.rank, reason: 'duplicate' });
+    const now = promoted.get(host) ?? host;
+    promoted.set(host, { ...now, rank: Math.min(now.rank, p.rank), symbols: [...new Set([...now.symbols, ...p.symbols])] });
+  }
+  return out.map((p) => promoted.get(p) ?? p);
+}
+
+/**
  * Dedupes (same content hash, or same text when no hash is given; the better-ranked piece stays),
- * merges overlapping or adjacent chunks of the same file, then keeps at most `maxPiecesPerFile`
- * pieces per file. Signatures and summaries are never merged; they count toward the per-file cap.
+ * merges overlapping or adjacent chunks of the same file, keeps at most `maxPiecesPerFile` chunks
+ * per file (and as many signatures, and as many summaries: a file's signatures never crowd out its
+ * code), then folds each signature into a kept chunk that contains it. Signatures and summaries are
+ * never merged.
  */
 export function mergeEvidence(evidence: readonly EvidenceInput[], options: MergeEvidenceOptions = {}): MergedEvidence {
   const cap = options.maxPiecesPerFile ?? DEFAULT_MAX_PIECES_PER_FILE;
@@ -180,15 +204,17 @@ export function mergeEvidence(evidence: readonly EvidenceInput[], options: Merge
   for (const chunks of chunksByFile.values()) pieces.push(...mergeFile(chunks));
   pieces.sort(priority);
   const perFile = new Map<string, number>();
-  const kept: EvidencePiece[] = [];
+  let kept: EvidencePiece[] = [];
   for (const p of pieces) {
-    const n = perFile.get(p.path) ?? 0;
+    const key = `${p.kind}\0${p.path}`;
+    const n = perFile.get(key) ?? 0;
     if (n >= cap) dropped.push({ ...span(p), rank: p.rank, reason: 'per-file-cap' });
     else {
-      perFile.set(p.path, n + 1);
+      perFile.set(key, n + 1);
       kept.push(p);
     }
   }
+  kept = absorbSignatures(kept, dropped).sort(priority);
   dropped.sort((a, b) => a.rank - b.rank);
   return { pieces: kept, dropped };
 }

@@ -54,14 +54,25 @@ export interface PackParts {
   readonly windowLines: number;
 }
 
-/** `size` lines of the file around the cursor: centred on it, shifted inward at the file's edges. */
+/**
+ * `size` lines of the file around the cursor: centred on it, shifted inward at the edges of the
+ * text given. Line numbers are the whole file's (`firstLine` places a slice).
+ */
 export function cursorWindow(file: NonNullable<WorkspaceInput['currentFile']>, size: number, lines: readonly string[] = splitLines(file.text)): FileWindow {
   const total = lines.length;
-  const anchor = Math.min(Math.max(file.cursorLine ?? 1, 1), total);
+  const offset = (file.firstLine ?? 1) - 1;
+  const anchor = Math.min(Math.max((file.cursorLine ?? offset + 1) - offset, 1), total);
   const n = Math.min(Math.max(size, 1), total);
   const start = Math.min(Math.max(anchor - Math.floor((n - 1) / 2), 1), total - n + 1);
   const end = start + n - 1;
-  return { path: file.path, cursorLine: file.cursorLine, startLine: start, endLine: end, totalLines: total, text: lines.slice(start - 1, end).join('\n') };
+  return {
+    path: file.path,
+    cursorLine: file.cursorLine,
+    startLine: offset + start,
+    endLine: offset + end,
+    totalLines: Math.max(file.totalLines ?? 0, offset + total),
+    text: lines.slice(start - 1, end).join('\n'),
+  };
 }
 
 /** The largest n in [lo, hi] with ok(n), assuming ok is monotone; `lo - 1` when none. */

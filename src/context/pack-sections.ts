@@ -29,10 +29,14 @@ export interface Diagnostic {
 
 export interface CurrentFile {
   readonly path: string;
-  /** The whole file (or as much as the caller has); the pack keeps a window of it. */
+  /** The whole file, or a slice of it around the cursor (see `firstLine`); the pack keeps a window of it. */
   readonly text: string;
-  /** 1-based; the window is centred on it and always keeps it. Default: the first line. */
+  /** 1-based, in the whole file; the window is centred on it and always keeps it. Default: the first line of `text`. */
   readonly cursorLine?: number | undefined;
+  /** The line number of `text`'s first line when `text` is a slice of a larger file. Default 1. */
+  readonly firstLine?: number | undefined;
+  /** Lines in the whole file when `text` is a slice. Default: the lines up to the end of `text`. */
+  readonly totalLines?: number | undefined;
 }
 
 export interface WorkspaceInput {

@@ -2,7 +2,7 @@ import { EngineError } from '../core/errors.js';
 import { buildContextPack } from '../context/context-pack.js';
 import type { EvidenceInput } from '../context/evidence-merge.js';
 import type { CurrentFile } from '../context/pack-sections.js';
-import { estimateTokens, loadTokenCounter } from '../context/tokens.js';
+import { estimateTokens, loadTokenCounter, type TokenCounter } from '../context/tokens.js';
 import type { SearchResponse } from '../search/search-result.js';
 import type { SymbolHit } from '../search/symbol-search.js';
 import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
@@ -19,10 +19,13 @@ export interface ContextDeps {
 
 export const DEFAULT_CONTEXT_TOKENS = 8000;
 const DEFAULT_CANDIDATES = 30;
-/** The current file is read up to this size; its window is cut from that. */
+/** Lines read each side of the cursor (the pack's window is at most 401 lines), up to 200 KB. */
+const CURRENT_FILE_HALF_WINDOW = 200;
 const CURRENT_FILE_MAX_BYTES = 200_000;
 /** No one chunk takes more than this share of the budget (it is cut to its first lines). */
 const MAX_PIECE_SHARE = 0.3;
+/** The query, as the pack's task goal, takes at most this share of the budget (it is cut at its end). */
+const MAX_GOAL_SHARE = 0.25;
 /** Query words looked up as symbol names for signature evidence. */
 const MAX_SIGNATURE_NAMES = 8;
 
@@ -80,10 +83,40 @@ async function signatureEvidence(deps: ContextDeps, query: string): Promise<Evid
   return out;
 }
 
+/**
+ * The lines around the cursor, wherever it is in the file: a slice of up to 200 lines each side
+ * (at most 200 KB), placed by its first line. A cursor past the end stands on the last line.
+ */
+/**
+ * The query as the pack's goal: whole when it takes at most `cap` tokens, else its longest prefix
+ * that does (binary search on characters) with a marker. A long issue text must not make the pack
+ * `TOO_LARGE`; the search still uses all of it.
+ */
+function goalOf(query: string, counter: TokenCounter, cap: number): { goal: string; trimmed: boolean } {
+  if (counter.count(query) <= cap) return { goal: query, trimmed: false };
+  const MARK = ' […]';
+  let lo = 0;
+  let hi = query.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (counter.count(query.slice(0, mid) + MARK) <= cap) lo = mid;
+    else hi = mid - 1;
+  }
+  return { goal: query.slice(0, lo).trimEnd() + MARK, trimmed: true };
+}
+
 async function currentFile(deps: ContextDeps, current: NonNullable<ContextOptions['current']>): Promise<CurrentFile> {
-  const slice = await deps.readFile(current.path, { maxBytes: CURRENT_FILE_MAX_BYTES });
-  const line = current.line === undefined ? 1 : intOption('current.line', current.line, 1, Number.MAX_SAFE_INTEGER, 1);
-  return { path: slice.path, text: slice.text, cursorLine: Math.min(line, slice.endLine) };
+  const wanted = current.line === undefined ? 1 : intOption('current.line', current.line, 1, Number.MAX_SAFE_INTEGER, 1);
+  const around = (line: number): Promise<FileSlice> => deps.readFile(current.path, { startLine: Math.max(1, line - CURRENT_FILE_HALF_WINDOW), endLine: line + CURRENT_FILE_HALF_WINDOW, maxBytes: CURRENT_FILE_MAX_BYTES });
+  let slice = await around(wanted).catch(async (err: unknown) => {
+    if (!(err instanceof EngineError) || err.code !== 'INVALID_ARGUMENT' || err.data.name !== 'start_line') throw err;
+    const head = await deps.readFile(current.path, { startLine: 1, endLine: 1 });
+    return around(head.totalLines);
+  });
+  const line = Math.min(wanted, slice.totalLines);
+  // long lines stopped the slice at 200 KB before the cursor: start at the cursor instead
+  if (line > slice.endLine) slice = await deps.readFile(current.path, { startLine: line, endLine: line + CURRENT_FILE_HALF_WINDOW, maxBytes: CURRENT_FILE_MAX_BYTES });
+  return { path: slice.path, text: slice.text, cursorLine: Math.min(line, slice.endLine), firstLine: slice.startLine, totalLines: slice.totalLines };
 }
 
 /**
@@ -110,9 +143,11 @@ export async function buildTaskContext(deps: ContextDeps, query: string, options
     const { text, endLine } = capChunk(stored, r.startLine, cap);
     chunks.push({ path: r.path, startLine: r.startLine, endLine, text, hash: r.chunkHash.slice(0, 12), score: r.score, symbol: r.symbol ?? undefined, kind: 'chunk' });
   }
+  const { goal, trimmed } = goalOf(query, counter, Math.floor(tokens * MAX_GOAL_SHARE));
   const pack = buildContextPack(
-    { task: { goal: query }, workspace: file ? { currentFile: file } : undefined, evidence: [...signatures, ...chunks] },
+    { task: { goal }, workspace: file ? { currentFile: file } : undefined, evidence: [...signatures, ...chunks] },
     { counter, budget: tokens, maxPiecesPerFile },
   );
-  return { ...pack, query, candidates: chunks.length };
+  const omitted = trimmed ? [{ section: 'task' as const, label: 'goal', reason: 'trimmed' as const }, ...pack.omitted] : pack.omitted;
+  return { ...pack, omitted, query, candidates: chunks.length };
 }

@@ -35,10 +35,10 @@ describe('mergeEvidence', () => {
   it('never merges signatures or summaries, nor a chunk whose text does not match its span', () => {
     const broken = { path: 'a.ts', startLine: 3, endLine: 9, text: 'only one line' };
     const { pieces } = mergeEvidence(
-      [chunk('a.ts', 1, 4), chunk('a.ts', 2, 2, { kind: 'signature' }), broken, chunk('a.ts', 5, 5, { kind: 'summary' })],
+      [chunk('a.ts', 1, 4), chunk('a.ts', 12, 12, { kind: 'signature' }), broken, chunk('a.ts', 5, 5, { kind: 'summary' })],
       { maxPiecesPerFile: 9 },
     );
-    expect(pieces.map((p) => `${p.kind} ${citation(p)}`)).toEqual(['chunk a.ts:1-4', 'signature a.ts:2-2', 'chunk a.ts:3-9', 'summary a.ts:5-5']);
+    expect(pieces.map((p) => `${p.kind} ${citation(p)}`)).toEqual(['chunk a.ts:1-4', 'signature a.ts:12-12', 'chunk a.ts:3-9', 'summary a.ts:5-5']);
   });
 
   it('drops later pieces with a content hash or (without hashes) a text already seen', () => {
@@ -62,6 +62,26 @@ describe('mergeEvidence', () => {
     expect(two.pieces.map(citation)).toEqual(['a.ts:50-51', 'a.ts:1-3', 'b.ts:1-1']);
     expect(two.dropped).toEqual([{ path: 'a.ts', startLine: 20, endLine: 21, rank: 3, reason: 'per-file-cap' }]);
     expect(mergeEvidence(input, { maxPiecesPerFile: 1 }).pieces.map(citation)).toEqual(['a.ts:50-51', 'b.ts:1-1']);
+  });
+
+  it('caps chunks per file apart from signatures: signatures of a file never crowd out its code', () => {
+    // the query named two symbols of a.ts: their signatures come first, yet both chunks of a.ts stay
+    const input = [chunk('a.ts', 90, 90, { kind: 'signature' }), chunk('a.ts', 95, 95, { kind: 'signature' }), chunk('a.ts', 1, 30), chunk('a.ts', 40, 60), chunk('a.ts', 70, 80)];
+    const { pieces, dropped } = mergeEvidence(input);
+    expect(pieces.map((p) => `${p.kind} ${citation(p)}`)).toEqual(['signature a.ts:90-90', 'signature a.ts:95-95', 'chunk a.ts:1-30', 'chunk a.ts:40-60']);
+    expect(dropped).toEqual([{ path: 'a.ts', startLine: 70, endLine: 80, rank: 4, reason: 'per-file-cap' }]);
+    const signatures = [1, 2, 3].map((n) => chunk('b.ts', 100 + n, 100 + n, { kind: 'signature' }));
+    expect(mergeEvidence(signatures).pieces.map(citation)).toEqual(['b.ts:101-101', 'b.ts:102-102']);
+  });
+
+  it('folds a signature into a kept chunk that contains it, which takes the better rank and the symbol', () => {
+    const input = [chunk('a.ts', 12, 12, { kind: 'signature', symbol: 'Db' }), chunk('b.ts', 5, 5, { kind: 'signature', symbol: 'x' }), chunk('c.ts', 1, 3), chunk('a.ts', 10, 40, { symbol: 'open' })];
+    const { pieces, dropped } = mergeEvidence(input);
+    expect(pieces.map((p) => `${p.kind} ${citation(p)} rank ${p.rank} ${p.symbols.join(',')}`)).toEqual(['chunk a.ts:10-40 rank 0 open,Db', 'signature b.ts:5-5 rank 1 x', 'chunk c.ts:1-3 rank 2 ']);
+    expect(dropped).toEqual([{ path: 'a.ts', startLine: 12, endLine: 12, rank: 0, reason: 'duplicate' }]);
+    // a chunk dropped by the cap absorbs nothing: the signature stays
+    const capped = mergeEvidence([chunk('a.ts', 1, 2), chunk('a.ts', 50, 60), chunk('a.ts', 55, 55, { kind: 'signature' })], { maxPiecesPerFile: 1 });
+    expect(capped.pieces.map((p) => `${p.kind} ${citation(p)}`)).toEqual(['chunk a.ts:1-2', 'signature a.ts:55-55']);
   });
 
   it('orders pieces for the budget by rank, with summaries after everything else', () => {

@@ -102,7 +102,10 @@ const inputArb: fc.Arbitrary<ContextPackInput> = fc.record({
   workspace: fc.record({
     currentFile: fc.option(
       fc.array(line, { minLength: 1, maxLength: 40 }).chain((ls) =>
-        fc.record({ path, text: fc.constant(ls.join('\n')), cursorLine: fc.integer({ min: 1, max: ls.length }) }),
+        // a slice of a larger file placed at `firstLine`, or the whole file
+        fc.option(fc.integer({ min: 2, max: 5_000 }), { nil: undefined }).chain((firstLine) =>
+          fc.record({ path, text: fc.constant(ls.join('\n')), cursorLine: fc.integer({ min: 1, max: ls.length }).map((c) => c + (firstLine ?? 1) - 1), firstLine: fc.constant(firstLine) }),
+        ),
       ),
       { nil: undefined },
     ),
@@ -143,7 +146,8 @@ function checkPack(input: ContextPackInput, options: Omit<ContextPackOptions, 'c
     const w = pack.sections.workspace.currentFile!;
     expect(w.startLine).toBeLessThanOrEqual(file.cursorLine!);
     expect(w.endLine).toBeGreaterThanOrEqual(file.cursorLine!);
-    expect(parsed.workspace!.current_file!.text).toBe(splitLines(file.text).slice(w.startLine - 1, w.endLine).join('\n'));
+    const first = file.firstLine ?? 1;
+    expect(parsed.workspace!.current_file!.text).toBe(splitLines(file.text).slice(w.startLine - first, w.endLine - first + 1).join('\n'));
   }
   // history goes oldest first: what is kept is the newest tail
   const history = input.history!;
@@ -242,6 +246,24 @@ describe('buildContextPack allocation and overflow', () => {
     expect(capped.sections.workspace.currentFile).toMatchObject({ startLine: 245, endLine: 255 });
   });
 
+  it('places a slice of a large file by its first line: the window and total are the whole file\'s', () => {
+    // lines 1001-1100 of a 5,000-line file, cursor on 1050
+    const text = lines(100, 'slice');
+    const file = { path: 'huge.ts', text, cursorLine: 1050, firstLine: 1001, totalLines: 5000 };
+    const capped = buildContextPack({ task: { goal: 'g' }, workspace: { currentFile: file } }, { counter, budget: 100_000, windowLines: 11 });
+    const w = capped.sections.workspace.currentFile!;
+    expect(w).toMatchObject({ startLine: 1045, endLine: 1055, totalLines: 5000, cursorLine: 1050 });
+    expect(w.text).toBe(text.split('\n').slice(44, 55).join('\n'));
+    expect(parse(capped.text).workspace.current_file).toMatchObject({ lines: '1045-1055', total_lines: 5000, cursor_line: 1050 });
+    expect(capped.omitted).toEqual([{ section: 'workspace', label: 'huge.ts outside lines 1045-1055', reason: 'trimmed' }]);
+    // the whole slice fits: the window is the slice, still short of the file
+    const all = buildContextPack({ task: { goal: 'g' }, workspace: { currentFile: file } }, { counter, budget: 100_000 });
+    expect(all.sections.workspace.currentFile).toMatchObject({ startLine: 1001, endLine: 1100, totalLines: 5000 });
+    // a cursor outside the slice stands on its nearest edge
+    const edge = buildContextPack({ task: { goal: 'g' }, workspace: { currentFile: { ...file, cursorLine: 4000 } } }, { counter, budget: 100_000, windowLines: 3 });
+    expect(edge.sections.workspace.currentFile).toMatchObject({ startLine: 1098, endLine: 1100 });
+  });
+
   it('keeps the window over branch and open files when the workspace is short of tokens', () => {
     const ws = { currentFile: { path: 'a.ts', text: lines(300, 'a'), cursorLine: 150 }, branch: 'main', openFiles: ['x.ts'] };
     const pack = buildContextPack({ task: { goal: 'g' }, workspace: ws }, { counter, budget: 600 });
@@ -295,6 +317,8 @@ describe('buildContextPack allocation and overflow', () => {
       [SMALL, { windowLines: 0 }],
       [{ task: { goal: 'g' }, evidence: [{ path: 'a', startLine: 5, endLine: 4, text: '' }] }, {}],
       [{ task: { goal: 'g' }, workspace: { currentFile: { path: 'a', text: 'x', cursorLine: 0 } } }, {}],
+      [{ task: { goal: 'g' }, workspace: { currentFile: { path: 'a', text: 'x', firstLine: 0 } } }, {}],
+      [{ task: { goal: 'g' }, workspace: { currentFile: { path: 'a', text: 'x', totalLines: 1.5 } } }, {}],
     ];
     for (const [input, options] of bad) {
       expect(() => buildContextPack(input, { counter, ...options }), JSON.stringify(options)).toThrow(
