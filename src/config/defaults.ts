@@ -13,6 +13,17 @@ export const DEFAULT_CONFIG: ConfigOutput = {
   chunk: { windowLines: 60, overlapLines: 8, maxBytes: 4096 },
   search: { limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }, ranking: { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.5, fileSupport: 0.2, fileCap: 0 } },
   rerank: { provider: 'none', maxCandidates: 10, timeoutMs: 5000 },
+  embed: {
+    provider: 'none',
+    ollama: { baseUrl: 'http://127.0.0.1:11434', model: 'nomic-embed-text' },
+    batchSize: 32,
+    timeoutMs: 30_000,
+    retries: 3,
+    queryTimeoutMs: 5000,
+    storage: 'int8',
+    maxChars: 6000,
+  },
+  models: { hubUrl: 'https://huggingface.co' },
   watch: { backend: 'auto', debounceMs: 500, maxBatchWaitMs: 2000, stormPaths: 1000, pollIntervalMs: 30_000 },
   lockTimeoutMs: 30_000,
 };

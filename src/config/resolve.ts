@@ -4,7 +4,7 @@ import envPaths from 'env-paths';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { DEFAULT_CONFIG } from './defaults.js';
-import type { ChunkConfig, ConfigInput, ConfigOutput, FieldWeights, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
+import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
 
 /** The project config file, looked up in the project root. */
 export const CONFIG_FILE_NAME = 'scry.config.json';
@@ -28,6 +28,12 @@ export interface ResolvedConfig {
   readonly rerank: Readonly<RerankConfig>;
   /** The API key of the LLM reranker, read from the variable `rerank.llm.apiKeyEnv` names (a function, so it never shows in JSON). */
   readonly rerankApiKey: () => string | undefined;
+  /** Embeddings (see the `embed` option); provider `none` by default. `onnx.modelDir` is absolute. */
+  readonly embed: Readonly<EmbedConfig>;
+  /** The API key of the OpenAI-compatible embedding endpoint, read from the variable `embed.openai.apiKeyEnv` names. */
+  readonly embedApiKey: () => string | undefined;
+  /** Pulled models: `dir` is absolute (default `<cache>/models`). */
+  readonly models: { readonly dir: string; readonly hubUrl: string };
   /** How watchers follow changes (see the `watch` option). */
   readonly watch: Readonly<WatchConfig>;
   readonly lockTimeoutMs: number;
@@ -149,6 +155,9 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
       ? { ...merged.rerank, crossEncoder: { ...merged.rerank.crossEncoder, modelDir: resolve(root ?? process.cwd(), merged.rerank.crossEncoder.modelDir) } }
       : merged.rerank,
     rerankApiKey: () => (merged.rerank.llm?.apiKeyEnv ? env[merged.rerank.llm.apiKeyEnv] || undefined : undefined),
+    embed: merged.embed.onnx?.modelDir ? { ...merged.embed, onnx: { ...merged.embed.onnx, modelDir: resolve(root ?? process.cwd(), merged.embed.onnx.modelDir) } } : merged.embed,
+    embedApiKey: () => (merged.embed.openai?.apiKeyEnv ? env[merged.embed.openai.apiKeyEnv] || undefined : undefined),
+    models: { dir: merged.models.dir ? resolve(root ?? process.cwd(), merged.models.dir) : join(cacheDir, 'models'), hubUrl: merged.models.hubUrl },
     watch: merged.watch,
     lockTimeoutMs: merged.lockTimeoutMs,
     sources,

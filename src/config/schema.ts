@@ -71,6 +71,80 @@ export const watchSchema = z
   })
   .strict();
 
+/**
+ * Embeddings for vector and hybrid search (issue 8; docs/DESIGN.md "Semantic layer"). `none` (the
+ * default) is lexical search only. Only the endpoint configured here is ever contacted, and no
+ * model is ever downloaded by `index` or `search` (`scry models pull` is the one explicit download).
+ */
+export const embedSchema = z
+  .object({
+    /** `none`, `ollama`, `openai` (any OpenAI-compatible /v1/embeddings), `onnx` (a local model directory), `use-lite` (Universal Sentence Encoder lite, shipped in npm). */
+    provider: z.enum(['none', 'ollama', 'openai', 'onnx', 'use-lite']).default('none'),
+    ollama: z
+      .object({
+        /** Default `http://127.0.0.1:11434`. */
+        baseUrl: z.string().url().default('http://127.0.0.1:11434'),
+        /** Default `nomic-embed-text`. */
+        model: z.string().min(1).default('nomic-embed-text'),
+      })
+      .strict()
+      .prefault({}),
+    openai: z
+      .object({
+        /** The API root, e.g. `https://api.openai.com/v1` or `http://localhost:8080/v1`; scry POSTs `{baseUrl}/embeddings`. */
+        baseUrl: z.string().url(),
+        model: z.string().min(1),
+        /** Name of the environment variable holding the API key (sent as a Bearer token); never the key itself. */
+        apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+        /** Ask the endpoint for vectors of this size (models that support shortening). */
+        dimensions: z.number().int().min(1).max(8192).optional(),
+      })
+      .strict()
+      .optional(),
+    onnx: z
+      .object({
+        /** A directory with `model.onnx` (or `onnx/model.onnx`) and `tokenizer.json`. */
+        modelDir: z.string().min(1).optional(),
+        /** Or a model pulled into the cache with `scry models pull NAME`. */
+        model: z.string().min(1).optional(),
+        /** Tokens per text. Range 16–8192; default 256. */
+        maxLength: z.number().int().min(16).max(8192).default(256),
+        /** How token vectors become one: `mean` over the attention mask (default) or the first token (`cls`). */
+        pooling: z.enum(['mean', 'cls']).default('mean'),
+        /** Prepended to queries and to documents (models trained with instructions, e.g. `query: `). */
+        queryPrefix: z.string().default(''),
+        documentPrefix: z.string().default(''),
+      })
+      .strict()
+      .refine((o) => o.modelDir !== undefined || o.model !== undefined, { message: 'embed.onnx needs modelDir or model' })
+      .optional(),
+    /** Texts per request. Range 1–512; default 32. */
+    batchSize: z.number().int().min(1).max(512).default(32),
+    /** One request's time limit. Range 100 ms–10 min; default 30 s. */
+    timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+    /** Retries of a request answered 429 or 5xx (or timed out). Range 0–10; default 3. */
+    retries: z.number().int().min(0).max(10).default(3),
+    /** Query embedding time limit inside a search; past it the search answers lexically. Range 50 ms–60 s; default 5 s. */
+    queryTimeoutMs: z.number().int().min(50).max(60_000).default(5000),
+    /** How vectors are stored: `int8` (default; a scale per vector) or `float32`. */
+    storage: z.enum(['int8', 'float32']).default('int8'),
+    /** A chunk's text is cut to this many characters before embedding. Range 256–100,000; default 6,000. */
+    maxChars: z.number().int().min(256).max(100_000).default(6000),
+  })
+  .strict()
+  .refine((e) => e.provider !== 'openai' || e.openai !== undefined, { message: 'provider "openai" needs embed.openai', path: ['openai'] })
+  .refine((e) => e.provider !== 'onnx' || e.onnx !== undefined, { message: 'provider "onnx" needs embed.onnx', path: ['onnx'] });
+
+/** Local models pulled with `scry models pull` (Hugging Face hub layout). */
+export const modelsSchema = z
+  .object({
+    /** Where pulled models live. Default: `<user cache>/scry/models`. */
+    dir: z.string().min(1).optional(),
+    /** The hub `scry models pull` downloads from (the only host it contacts). Default `https://huggingface.co`. */
+    hubUrl: z.string().url().default('https://huggingface.co'),
+  })
+  .strict();
+
 export const rerankSchema = z
   .object({
     /** `none` (default): structural ranking only; `llm`: a chat model scores 0–10; `cross-encoder`: a local ONNX model. */
@@ -145,6 +219,8 @@ export const configSchema = z
       .strict()
       .prefault({}),
     rerank: rerankSchema.prefault({}),
+    embed: embedSchema.prefault({}),
+    models: modelsSchema.prefault({}),
     watch: watchSchema.prefault({}),
     /** How long a writer waits for another process's index lock before INDEX_LOCKED. Default 30 s. */
     lockTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),
@@ -158,4 +234,6 @@ export type FieldWeights = z.output<typeof weightsSchema>;
 export type RankingConfig = z.output<typeof rankingSchema>;
 export type RerankConfig = z.output<typeof rerankSchema>;
 export type WatchConfig = z.output<typeof watchSchema>;
+export type EmbedConfig = z.output<typeof embedSchema>;
+export type ModelsConfig = z.output<typeof modelsSchema>;
 export type LlmEndpointConfig = z.output<typeof llmEndpointSchema>;

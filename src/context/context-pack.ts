@@ -157,7 +157,7 @@ function omissions(input: ContextPackInput, merged: MergedEvidence, plan: Plan, 
   });
   const lost = [
     ...merged.dropped.map((d) => ({ rank: d.rank, label: citation(d), reason: d.reason })),
-    ...merged.pieces.slice(plan.evidence).map((p) => ({ rank: p.rank, label: citation(p), reason: 'budget' as const })),
+    ...merged.pieces.slice(plan.evidence).map((p) => ({ rank: p.rank, label: citation(p), reason: merged.overCap.has(p) ? ('per-file-cap' as const) : ('budget' as const) })),
   ].sort((a, b) => a.rank - b.rank);
   out.push(...lost.map(({ label, reason }) => ({ section: 'evidence' as const, label, reason })));
   const history = input.history ?? [];

@@ -44,7 +44,7 @@ export interface EvidencePiece {
 }
 
 /** Why an input piece never reached the budget. */
-export type EvidenceDropReason = 'duplicate' | 'per-file-cap';
+export type EvidenceDropReason = 'duplicate';
 
 export interface DroppedEvidence {
   readonly path: string;
@@ -56,15 +56,22 @@ export interface DroppedEvidence {
 
 export interface MergedEvidence {
   /**
-   * Priority order, the order a budget keeps them in: signatures and chunks by rank, then summaries
-   * by rank (summaries only if budget remains, §8.4).
+   * Priority order, the order a budget keeps them in: signatures and chunks within their file's
+   * cap by rank, then the chunks and signatures over it by rank, then summaries by rank (only if
+   * budget remains, §8.4).
    */
   readonly pieces: readonly EvidencePiece[];
+  /** The pieces of `pieces` that were over their file's cap: a budget reaches them only after every other file's. */
+  readonly overCap: ReadonlySet<EvidencePiece>;
   readonly dropped: readonly DroppedEvidence[];
 }
 
 export interface MergeEvidenceOptions {
-  /** Chunks kept per file after merging, best first (and as many signatures, and summaries). Default 2 (§8.4 "cap per file"). */
+  /**
+   * Chunks per file in the first round, best first (and as many signatures; summaries are not
+   * capped). Default 2 (§8.4 "cap per file"). Chunks over the cap are not lost: they come after
+   * every file's first round, so they fill what a budget has left.
+   */
   readonly maxPiecesPerFile?: number;
 }
 
@@ -177,10 +184,10 @@ function absorbSignatures(pieces: EvidencePiece[], dropped: DroppedEvidence[]): 
 
 /**
  * Dedupes (same content hash, or same text when no hash is given; the better-ranked piece stays),
- * merges overlapping or adjacent chunks of the same file, keeps at most `maxPiecesPerFile` chunks
- * per file (and as many signatures, and as many summaries: a file's signatures never crowd out its
- * code), then folds each signature into a kept chunk that contains it. Signatures and summaries are
- * never merged.
+ * merges overlapping or adjacent chunks of the same file, puts at most `maxPiecesPerFile` chunks
+ * per file in the first round (and as many signatures: a file's signatures never crowd out its
+ * code) and the rest after every file's first round, then folds each signature into a first-round
+ * chunk that contains it. Signatures and summaries are never merged.
  */
 export function mergeEvidence(evidence: readonly EvidenceInput[], options: MergeEvidenceOptions = {}): MergedEvidence {
   const cap = options.maxPiecesPerFile ?? DEFAULT_MAX_PIECES_PER_FILE;
@@ -204,19 +211,19 @@ export function mergeEvidence(evidence: readonly EvidenceInput[], options: Merge
   for (const chunks of chunksByFile.values()) pieces.push(...mergeFile(chunks));
   pieces.sort(priority);
   const perFile = new Map<string, number>();
-  let kept: EvidencePiece[] = [];
+  let first: EvidencePiece[] = [];
+  const over: EvidencePiece[] = [];
   for (const p of pieces) {
     const key = `${p.kind}\0${p.path}`;
     const n = perFile.get(key) ?? 0;
-    if (n >= cap) dropped.push({ ...span(p), rank: p.rank, reason: 'per-file-cap' });
-    else {
-      perFile.set(key, n + 1);
-      kept.push(p);
-    }
+    perFile.set(key, n + 1);
+    if (n < cap || p.kind === 'summary') first.push(p);
+    else over.push(p);
   }
-  kept = absorbSignatures(kept, dropped).sort(priority);
+  first = absorbSignatures(first, dropped).sort(priority);
+  const summaries = first.filter((p) => p.kind === 'summary');
   dropped.sort((a, b) => a.rank - b.rank);
-  return { pieces: kept, dropped };
+  return { pieces: [...first.filter((p) => p.kind !== 'summary'), ...over, ...summaries], overCap: new Set(over), dropped };
 }
 
 function span(p: { path: string; startLine: number; endLine: number }): { path: string; startLine: number; endLine: number } {

@@ -44,6 +44,13 @@ export const errorCatalogue = {
   PATCH_CONFLICT: { message: 'the change does not apply to {path}: {reason}', hint: 'read the file again and rebuild the change against its current text' },
   CONFIRMATION_REQUIRED: { message: 'the change is staged, not applied: it needs a confirmation token for hash {hash}', hint: 'show the diff to the user; the host mints a token (engine.mintConfirmationToken) and calls again with it' },
   TOKEN_INVALID: { message: 'confirmation token rejected: {reason}', hint: 'tokens are single-use, expire, and are bound to one workspace and optionally one change hash' },
+  EMBEDDING_UNAVAILABLE: {
+    message: 'the embedding provider {provider} is unavailable: {reason}',
+    hint: 'check that it runs and that embed.* in the config points at it; search stays lexical meanwhile',
+  },
+  EMBEDDING_FAILED: { message: 'the embedding provider {provider} failed: {reason}', hint: 'search stays lexical meanwhile; `scry embed` resumes where it stopped' },
+  MODEL_NOT_FOUND: { message: 'no model {model} in {dir}', hint: 'pull it first: `scry models pull NAME`, or set embed.onnx.modelDir to a model directory' },
+  MODEL_INVALID: { message: 'model {model} failed verification: {reason}', hint: 'pull it again: `scry models pull NAME`' },
   TOO_LARGE: { message: '{what} is too large: {size} {unit}; the limit is {limit}' },
   INTERNAL: { message: 'internal error: {reason}', hint: 'please report this with the command you ran' },
 } as const satisfies Record<string, { message: string; hint?: string }>;

@@ -69,6 +69,7 @@ const BY_ENGINE_CODE: Partial<Record<ErrorCode, ToolErrorCode>> = {
   TOKEN_INVALID: 'permission_denied',
   CONFIRMATION_REQUIRED: 'requires_confirmation',
   TOO_LARGE: 'too_large',
+  MODEL_NOT_FOUND: 'not_found',
 };
 
 /** The tool code for an engine code; anything unexpected is `internal_error`. */

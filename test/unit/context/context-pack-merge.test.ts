@@ -55,23 +55,25 @@ describe('mergeEvidence', () => {
     ]);
   });
 
-  it('caps pieces per file after merging (default 2), keeping the best-ranked', () => {
-    const input = [chunk('a.ts', 50, 51), chunk('a.ts', 1, 2), chunk('b.ts', 1, 1), chunk('a.ts', 20, 21), chunk('a.ts', 3, 3)];
+  it('caps chunks per file in the first round (default 2); the rest come after every file\'s first round', () => {
+    const input = [chunk('a.ts', 50, 51), chunk('a.ts', 1, 2), chunk('b.ts', 1, 1), chunk('a.ts', 20, 21), chunk('a.ts', 3, 3), chunk('c.ts', 9, 9)];
     const two = mergeEvidence(input);
-    // a.ts:1-2 and a.ts:3 merge into one piece of rank 1, so the cap drops a.ts:20-21 (rank 3)
-    expect(two.pieces.map(citation)).toEqual(['a.ts:50-51', 'a.ts:1-3', 'b.ts:1-1']);
-    expect(two.dropped).toEqual([{ path: 'a.ts', startLine: 20, endLine: 21, rank: 3, reason: 'per-file-cap' }]);
-    expect(mergeEvidence(input, { maxPiecesPerFile: 1 }).pieces.map(citation)).toEqual(['a.ts:50-51', 'b.ts:1-1']);
+    // a.ts:1-2 and a.ts:3 merge into one piece of rank 1, so a.ts:20-21 (rank 3) is over the cap: after c.ts (rank 5)
+    expect(two.pieces.map(citation)).toEqual(['a.ts:50-51', 'a.ts:1-3', 'b.ts:1-1', 'c.ts:9-9', 'a.ts:20-21']);
+    expect([...two.overCap].map(citation)).toEqual(['a.ts:20-21']);
+    expect(two.dropped).toEqual([]);
+    const one = mergeEvidence(input, { maxPiecesPerFile: 1 });
+    expect(one.pieces.map(citation)).toEqual(['a.ts:50-51', 'b.ts:1-1', 'c.ts:9-9', 'a.ts:1-3', 'a.ts:20-21']);
   });
 
   it('caps chunks per file apart from signatures: signatures of a file never crowd out its code', () => {
     // the query named two symbols of a.ts: their signatures come first, yet both chunks of a.ts stay
     const input = [chunk('a.ts', 90, 90, { kind: 'signature' }), chunk('a.ts', 95, 95, { kind: 'signature' }), chunk('a.ts', 1, 30), chunk('a.ts', 40, 60), chunk('a.ts', 70, 80)];
     const { pieces, dropped } = mergeEvidence(input);
-    expect(pieces.map((p) => `${p.kind} ${citation(p)}`)).toEqual(['signature a.ts:90-90', 'signature a.ts:95-95', 'chunk a.ts:1-30', 'chunk a.ts:40-60']);
-    expect(dropped).toEqual([{ path: 'a.ts', startLine: 70, endLine: 80, rank: 4, reason: 'per-file-cap' }]);
+    expect(pieces.map((p) => `${p.kind} ${citation(p)}`)).toEqual(['signature a.ts:90-90', 'signature a.ts:95-95', 'chunk a.ts:1-30', 'chunk a.ts:40-60', 'chunk a.ts:70-80']);
+    expect(dropped).toEqual([]);
     const signatures = [1, 2, 3].map((n) => chunk('b.ts', 100 + n, 100 + n, { kind: 'signature' }));
-    expect(mergeEvidence(signatures).pieces.map(citation)).toEqual(['b.ts:101-101', 'b.ts:102-102']);
+    expect([...mergeEvidence([...signatures, chunk('c.ts', 1, 1)]).overCap].map(citation)).toEqual(['b.ts:103-103']);
   });
 
   it('folds a signature into a kept chunk that contains it, which takes the better rank and the symbol', () => {
@@ -79,9 +81,9 @@ describe('mergeEvidence', () => {
     const { pieces, dropped } = mergeEvidence(input);
     expect(pieces.map((p) => `${p.kind} ${citation(p)} rank ${p.rank} ${p.symbols.join(',')}`)).toEqual(['chunk a.ts:10-40 rank 0 open,Db', 'signature b.ts:5-5 rank 1 x', 'chunk c.ts:1-3 rank 2 ']);
     expect(dropped).toEqual([{ path: 'a.ts', startLine: 12, endLine: 12, rank: 0, reason: 'duplicate' }]);
-    // a chunk dropped by the cap absorbs nothing: the signature stays
+    // a chunk over the cap absorbs nothing: the signature stays in the first round
     const capped = mergeEvidence([chunk('a.ts', 1, 2), chunk('a.ts', 50, 60), chunk('a.ts', 55, 55, { kind: 'signature' })], { maxPiecesPerFile: 1 });
-    expect(capped.pieces.map((p) => `${p.kind} ${citation(p)}`)).toEqual(['chunk a.ts:1-2', 'signature a.ts:55-55']);
+    expect(capped.pieces.map((p) => `${p.kind} ${citation(p)}`)).toEqual(['chunk a.ts:1-2', 'signature a.ts:55-55', 'chunk a.ts:50-60']);
   });
 
   it('orders pieces for the budget by rank, with summaries after everything else', () => {
