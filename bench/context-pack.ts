@@ -4,7 +4,7 @@
  * budget: how often `engine.context()` puts the expected code in the pack, against the plain top-k
  * list cut to the same budget.
  *
- *   npx tsx bench/context-pack.ts [--budgets 2000,4000,8000] [--golden-only] [--devset-only] [--mirrors DIR] [--only owner/name] [--split tune|held-out|all]
+ *   npx tsx bench/context-pack.ts [--budgets 2000,4000,8000] [--per-file 2] [--golden-only] [--devset-only] [--mirrors DIR] [--only owner/name] [--split tune|held-out|all]
  *
  * Both sides start from the same search (`limit` = the pack's 30 candidates, default ranking):
  * - **pack**: `engine.context(query, { tokens })` — whole chunks capped at 30% of the budget,
@@ -29,6 +29,8 @@ import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf } from './mine-de
 import { environment, writeResult } from './results.js';
 
 const CANDIDATES = 30;
+/** The pack's chunks per file in the first round (`--per-file`; the shipped default is 2). */
+const PER_FILE = Number(arg('--per-file') ?? 2);
 
 interface Gold {
   readonly path: string;
@@ -96,7 +98,7 @@ async function measure(engine: Engine, read: ReadText, counter: TokenCounter, qu
       used += r.tokens;
       taken.push(r.span);
     }
-    const pack = await engine.context(query, { tokens: budget, candidates: CANDIDATES });
+    const pack = await engine.context(query, { tokens: budget, candidates: CANDIDATES, maxPiecesPerFile: PER_FILE });
     const pieces = pack.sections.evidence.flatMap((g) => g.pieces).filter((p) => p.kind === 'chunk');
     out[budget] = { pack: outcome(pieces, gold, pack.tokens.total), topk: outcome(taken, gold, used) };
   }
@@ -173,12 +175,13 @@ function table(title: string, rows: readonly Row[], budgets: readonly number[]):
 async function main(): Promise<void> {
   const budgets = (arg('--budgets') ?? '2000,4000,8000').split(',').map(Number);
   if (budgets.some((b) => !Number.isInteger(b) || b < 256 || b > 100_000)) throw new Error('--budgets: integers from 256 to 100000');
+  if (!Number.isInteger(PER_FILE) || PER_FILE < 1 || PER_FILE > 20) throw new Error('--per-file: an integer from 1 to 20');
   const env = environment();
   const counter = await loadTokenCounter();
   const rows: Row[] = [];
   if (!process.argv.includes('--devset-only')) rows.push(...(await golden(counter, budgets)));
   if (!process.argv.includes('--golden-only')) rows.push(...(await devset(counter, budgets)));
-  const parts = [`load ${env.loadAvg1m.toFixed(2)}, commit ${env.commit ?? '?'}${env.dirty ? ' (dirty)' : ''}`];
+  const parts = [`load ${env.loadAvg1m.toFixed(2)}, commit ${env.commit ?? '?'}${env.dirty ? ' (dirty)' : ''}, pack chunks per file ${PER_FILE}`];
   const goldenRows = rows.filter((r) => r.set === 'golden');
   if (goldenRows.length > 0) {
     parts.push(table('golden set: all', goldenRows, budgets));
@@ -191,7 +194,7 @@ async function main(): Promise<void> {
     parts.push(table('devset: short', devRows.filter((r) => r.kind === 'short'), budgets));
   }
   process.stdout.write(`${parts.join('\n')}\n`);
-  writeResult('context-pack', { budgets, candidates: CANDIDATES, rows });
+  writeResult('context-pack', { budgets, candidates: CANDIDATES, perFile: PER_FILE, rows });
 }
 
 await main();

@@ -230,9 +230,9 @@ function span(p: { path: string; startLine: number; endLine: number }): { path: 
   return { path: p.path, startLine: p.startLine, endLine: p.endLine };
 }
 
-/** `path:start-end`, the citation of a piece. */
+/** `path:start-end`, the citation of a piece; a folder's (`src/db/`) or the repository's (`./`) is its path. */
 export function citation(p: { path: string; startLine: number; endLine: number }): string {
-  return `${p.path}:${p.startLine}-${p.endLine}`;
+  return p.path.endsWith('/') ? p.path : `${p.path}:${p.startLine}-${p.endLine}`;
 }
 
 /** Pieces of one file, as they are shown. */

@@ -7,9 +7,10 @@ import type { SearchResponse } from '../search/search-result.js';
 import type { SymbolHit } from '../search/symbol-search.js';
 import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
 import type { ContextOptions, SearchOptions, SymbolOptions, TaskContext } from './engine-api.js';
+import { summaryEvidence, type SummaryDeps } from './context-summaries.js';
 
 /** What building a task's context needs from the engine. */
-export interface ContextDeps {
+export interface ContextDeps extends SummaryDeps {
   search(query: string, options: SearchOptions): Promise<SearchResponse>;
   symbols(name: string, options: SymbolOptions): Promise<SymbolHit[]>;
   readFile(path: string, options: ReadFileOptions): Promise<FileSlice>;
@@ -26,6 +27,8 @@ const CURRENT_FILE_MAX_BYTES = 200_000;
 const MAX_PIECE_SHARE = 0.3;
 /** The query, as the pack's task goal, takes at most this share of the budget (it is cut at its end). */
 const MAX_GOAL_SHARE = 0.25;
+/** Summaries are added when at least this much budget is left after every retrieved piece. */
+const MIN_SUMMARY_TOKENS = 200;
 /** Query words looked up as symbol names for signature evidence. */
 const MAX_SIGNATURE_NAMES = 8;
 
@@ -144,10 +147,15 @@ export async function buildTaskContext(deps: ContextDeps, query: string, options
     chunks.push({ path: r.path, startLine: r.startLine, endLine, text, hash: r.chunkHash.slice(0, 12), score: r.score, symbol: r.symbol ?? undefined, kind: 'chunk' });
   }
   const { goal, trimmed } = goalOf(query, counter, Math.floor(tokens * MAX_GOAL_SHARE));
-  const pack = buildContextPack(
-    { task: { goal }, workspace: file ? { currentFile: file } : undefined, evidence: [...signatures, ...chunks] },
-    { counter, budget: tokens, maxPiecesPerFile },
-  );
+  const input = { task: { goal }, workspace: file ? { currentFile: file } : undefined, evidence: [...signatures, ...chunks] };
+  let pack = buildContextPack(input, { counter, budget: tokens, maxPiecesPerFile });
+  // step 4 of §8.4: summaries only when every piece fit and budget is left
+  const left = tokens - pack.tokens.total;
+  if (left >= MIN_SUMMARY_TOKENS && !pack.omitted.some((o) => o.section === 'evidence' && o.reason !== 'duplicate')) {
+    const files = pack.sections.evidence.map((g) => g.path);
+    const summaries = await summaryEvidence(deps, query, files.length > 0 ? files : file ? [file.path] : [], left);
+    if (summaries.length > 0) pack = buildContextPack({ ...input, evidence: [...input.evidence, ...summaries] }, { counter, budget: tokens, maxPiecesPerFile });
+  }
   const omitted = trimmed ? [{ section: 'task' as const, label: 'goal', reason: 'trimmed' as const }, ...pack.omitted] : pack.omitted;
   return { ...pack, omitted, query, candidates: chunks.length };
 }

@@ -365,7 +365,15 @@ class EngineImpl implements Engine {
   }
 
   async context(query: string, options: ContextOptions = {}): Promise<TaskContext> {
-    const deps = { search: this.search.bind(this), symbols: this.symbols.bind(this), readFile: this.readFile.bind(this), readStored: this.readStored.bind(this) };
+    const deps = {
+      search: this.search.bind(this),
+      symbols: this.symbols.bind(this),
+      readFile: this.readFile.bind(this),
+      readStored: this.readStored.bind(this),
+      outline: this.outline.bind(this),
+      repoMap: this.repoMap.bind(this),
+      listFiles: this.listFiles.bind(this),
+    };
     return buildTaskContext(deps, query, options);
   }
 

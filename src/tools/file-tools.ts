@@ -75,7 +75,7 @@ const retrieveContext = defineTool({
   name: 'retrieve_context',
   title: 'Retrieve context',
   description:
-    'Get the context for a task in one call, inside a token budget: a window of the file being edited around the cursor, the signatures of symbols the query names, then the most relevant code whole — merged, deduplicated, at most 2 chunks per file, each cited path:start-end with its hash. ' +
+    'Get the context for a task in one call, inside a token budget: a window of the file being edited around the cursor, the signatures of symbols the query names, then the most relevant code whole — merged, deduplicated, 2 chunks per file before any third, each cited path:start-end with its hash; summaries if budget remains. ' +
     'Example: {"query": "add a timeout to the HTTP client", "current_path": "src/net/client.ts", "current_line": 42, "tokens": 6000}',
   input: {
     query: z.string().min(1).max(16_384).describe('The task or question, in words and identifiers.'),

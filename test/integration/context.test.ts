@@ -104,6 +104,31 @@ describe('engine.context', () => {
     expect(short.omitted.some((o) => o.section === 'task')).toBe(false);
   });
 
+  it('adds repository, folder and file summaries after the chunks, only when every chunk fit', async () => {
+    const pack = await engine.context('open the database in WAL mode', { tokens: 12_000 });
+    const pieces = pack.sections.evidence.flatMap((g) => g.pieces);
+    const summaries = pieces.filter((p) => p.kind === 'summary');
+    expect(pack.omitted.filter((o) => o.reason === 'budget')).toEqual([]);
+    const repo = summaries.find((p) => p.path === './')!;
+    expect(repo.symbols).toEqual(['repo map']);
+    expect(repo.text).toContain('open-database.ts');
+    const folder = summaries.find((p) => p.path === 'src/db/')!;
+    expect(folder.text).toMatch(/^1 file: open-database\.ts$/);
+    const file = summaries.find((p) => p.path === 'src/db/open-database.ts')!;
+    expect(file.text.split('\n')[0]).toMatch(/^typescript, \d+ lines/);
+    expect(file.text).toMatch(/^\d+: (export )?function openDatabase\(path: string\)/m);
+    // cited by path (folders, the repository) or by the whole file's lines; ranked after every chunk
+    expect(pack.text).toContain('cite: src/db/\n');
+    expect(pack.text).toContain('cite: "./"\n');
+    expect(pack.text).toContain(`cite: src/db/open-database.ts:1-${file.endLine}\n    kind: summary\n`);
+    const chunkRanks = pieces.filter((p) => p.kind === 'chunk').map((p) => p.rank);
+    expect(chunkRanks.length).toBeGreaterThan(0);
+    expect(Math.min(...summaries.map((p) => p.rank))).toBeGreaterThan(Math.max(...chunkRanks));
+    // a budget the chunks fill gets none
+    const tight = await engine.context('open the database in WAL mode retry budget', { tokens: 600 });
+    expect(tight.sections.evidence.flatMap((g) => g.pieces).some((p) => p.kind === 'summary')).toBe(false);
+  });
+
   it('rejects a bad budget and an empty query, and a current file outside the index', async () => {
     await expect(engine.context('x', { tokens: 10 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(engine.context('  ')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
