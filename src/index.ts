@@ -50,3 +50,19 @@ export { DECODING_PRESETS } from './context/decoding-presets.js';
 export type { DecodingPreset, DecodingTask } from './context/decoding-presets.js';
 export { detectIndent } from './context/indent-style.js';
 export type { IndentStyle } from './context/indent-style.js';
+// Local models (issue 8): the model cache behind `scry models`. pullModel is the only code path
+// in scry that downloads a model; index and search only read what a pull left.
+export { listModels, pullModel, verifyModel, removeModel, resolveModelsConfig } from './embed/model-store.js';
+export type { InstalledModel, ModelVerification, PullModelOptions, PullProgress, PullResult, RemovedModel, ModelsLocation } from './embed/model-store.js';
+export type { ModelManifest, ManifestFile, ModelProblem, ModelProblemKind } from './embed/model-manifest.js';
+// The semantic layer (issue 8): embedding providers, vectors, hybrid search.
+export { RRF_K, fuseRrf } from './search/fusion.js';
+export type { RankedList, Contribution, FusedItem } from './search/fusion.js';
+export { parseSubQueries } from './search/sub-queries.js';
+export type { SubQueries } from './search/sub-queries.js';
+export type { SearchMode, FusionTrace } from './search/search-result.js';
+export { createEmbeddingProvider } from './embed/create-provider.js';
+export { fingerprintKey, EMBED_PROVIDERS } from './embed/provider.js';
+export type { EmbeddingProvider, EmbedProviderName, ModelFingerprint, EmbedPurpose, EmbedRequestOptions } from './embed/provider.js';
+export type { EmbedProgress, EmbedReport } from './indexer/embed-pass.js';
+export type { SemanticStatus } from './engine/status.js';

@@ -11,6 +11,8 @@ import { watchCommand } from './commands/watch-command.js';
 import { contextCommand } from './commands/context-command.js';
 import { outlineCommand, refsCommand, relatedCommand, symbolsCommand } from './commands/structure-commands.js';
 import { toolCommand, toolsCommand } from './commands/tool-command.js';
+import { registerModelsCommand } from './commands/models-command.js';
+import { registerEmbedCommands } from './commands/embed-command.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
 
@@ -54,10 +56,11 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--lang <language>', 'only these languages, e.g. typescript,python (repeatable)', collect)
     .option('--type <type>', 'only these content types: code, docs, config, text (repeatable)', collect)
     .option('--no-rerank', 'skip the model reranker configured under `rerank` (structural ranking only)')
-    .option('--explain', 'show how each score came about: BM25, then each prior, structural step and model score')
-    .option('--json', 'JSON output: {query, results: [{path, startLine, endLine, score, language, kind, symbol, snippet, rerankScore?, ...}], meta}')
+    .option('--mode <mode>', 'lexical, vector or hybrid (default: hybrid when the index has vectors for the configured model, else lexical); lines starting lex:, vec: or hyde: route sub-queries')
+    .option('--explain', 'show how each score came about: BM25, then each prior, structural step and model score; in vector/hybrid mode each list\'s RRF share')
+    .option('--json', 'JSON output: {query, results: [{path, startLine, endLine, score, language, kind, symbol, snippet, rerankScore?, fusion?, ...}], meta: {mode, semantic, ...}}')
     .option('--no-color', 'no ANSI colour in human output')
-    .addHelpText('after', '\nExamples:\n  scry search "where is the sqlite database opened"\n  scry search parseConfig --lang ts -k 5\n  scry search "retry" --path "src/**" --type code --json\n  cat stacktrace.txt | scry search - --files')
+    .addHelpText('after', '\nExamples:\n  scry search "where is the sqlite database opened"\n  scry search parseConfig --lang ts -k 5\n  scry search "retry" --path "src/**" --type code --json\n  cat stacktrace.txt | scry search - --files\n  scry search "where is the config read" --mode vector --explain')
     .action(async (query: string | undefined, flags) => {
       result.json = Boolean(flags.json);
       result.code = await searchCommand(io, query, flags);
@@ -248,6 +251,9 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .action(async (flags) => {
       result.code = await mcpCommand(io, flags, VERSION);
     });
+
+  registerModelsCommand(program, io, result);
+  registerEmbedCommands(program, io, result);
 
   return program;
 }

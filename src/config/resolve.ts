@@ -4,7 +4,9 @@ import envPaths from 'env-paths';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { DEFAULT_CONFIG } from './defaults.js';
-import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
+import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, FusionConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
+
+type SearchModeName = 'lexical' | 'vector' | 'hybrid';
 
 /** The project config file, looked up in the project root. */
 export const CONFIG_FILE_NAME = 'scry.config.json';
@@ -23,7 +25,7 @@ export interface ResolvedConfig {
   readonly chunk: Readonly<ChunkConfig>;
   /** Parse code with tree-sitter (see the `syntax` option). */
   readonly syntax: boolean;
-  readonly search: { readonly limit: number; readonly weights: Readonly<FieldWeights>; readonly ranking: Readonly<RankingConfig> };
+  readonly search: { readonly limit: number; readonly weights: Readonly<FieldWeights>; readonly ranking: Readonly<RankingConfig>; readonly mode: 'auto' | SearchModeName; readonly fusion: Readonly<FusionConfig> };
   /** Model reranking (see the `rerank` option); provider `none` by default. `crossEncoder.modelDir` is absolute. */
   readonly rerank: Readonly<RerankConfig>;
   /** The API key of the LLM reranker, read from the variable `rerank.llm.apiKeyEnv` names (a function, so it never shows in JSON). */

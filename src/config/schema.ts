@@ -189,6 +189,22 @@ export const rankingSchema = z
   })
   .strict();
 
+/** Reciprocal Rank Fusion of the lexical, vector and symbol lists (docs/DESIGN.md "Hybrid search"). */
+export const fusionSchema = z
+  .object({
+    /** RRF's k: each list adds weight / (k + rank). Range 0–1,000; default 60 (the paper's). */
+    k: z.number().min(0).max(1000).default(60),
+    /** Per-list weights. Range 0–10 each; 0 leaves a list out. */
+    lexical: z.number().min(0).max(10).default(1),
+    vector: z.number().min(0).max(10).default(1),
+    symbol: z.number().min(0).max(10).default(1),
+    /** Results each list contributes before fusion. Range 10–500; default 50. */
+    depth: z.number().int().min(10).max(500).default(50),
+    /** Most chunks of one file before other files' chunks. 0 is off; default 3. */
+    fileCap: z.number().int().min(0).max(100).default(3),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     /** Where the index database lives. Default: the user cache dir, keyed by the project's real path. */
@@ -215,6 +231,9 @@ export const configSchema = z
         weights: weightsSchema.default({ stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }),
         // every field has its default, so an absent object is parsed as `{}`
         ranking: rankingSchema.prefault({}),
+        /** `auto` (default): hybrid when the index has vectors for the configured model, else lexical. */
+        mode: z.enum(['auto', 'lexical', 'vector', 'hybrid']).default('auto'),
+        fusion: fusionSchema.prefault({}),
       })
       .strict()
       .prefault({}),
@@ -235,5 +254,6 @@ export type RankingConfig = z.output<typeof rankingSchema>;
 export type RerankConfig = z.output<typeof rerankSchema>;
 export type WatchConfig = z.output<typeof watchSchema>;
 export type EmbedConfig = z.output<typeof embedSchema>;
+export type FusionConfig = z.output<typeof fusionSchema>;
 export type ModelsConfig = z.output<typeof modelsSchema>;
 export type LlmEndpointConfig = z.output<typeof llmEndpointSchema>;

@@ -18,6 +18,7 @@ import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
 import type { AppliedChange, ChangeRequest, ProposedChange } from '../workspace/change.js';
 import type { StatusReport } from './status.js';
 import type { ContextPack } from '../context/context-pack.js';
+import type { EmbedProgress } from '../indexer/embed-pass.js';
 import type { WatchConfig } from '../config/schema.js';
 import type { Freshness } from '../freshness/freshness.js';
 import type { WatchEvent } from '../freshness/keeper.js';
@@ -60,6 +61,13 @@ export interface IndexOptions {
    * watchers that know what changed. A directory among them makes it a full pass.
    */
   readonly paths?: readonly string[] | undefined;
+  /**
+   * Embed new chunk texts after the pass when an embedding provider is configured (default true;
+   * a watcher embeds in idle slices instead). Lexical search is ready before it starts.
+   */
+  readonly embed?: boolean | undefined;
+  /** Progress of that embedding: texts done of those pending. */
+  readonly onEmbedProgress?: ((event: EmbedProgress) => void) | undefined;
 }
 
 export interface SearchOptions extends SearchFilters {
@@ -71,9 +79,18 @@ export interface SearchOptions extends SearchFilters {
   readonly snippetLines?: number | undefined;
   /** Rerank the first results with the configured model (config `rerank`). Default true; no effect without a reranker. */
   readonly rerank?: boolean | undefined;
-  /** Attach `why` to each result: its BM25 score and every prior or structural step that changed it. */
+  /**
+   * Attach `why` to each result: its BM25 score and every prior or structural step that changed it;
+   * in vector or hybrid mode, each list's share of the fused score (and `fusion`, as data).
+   */
   readonly explain?: boolean | undefined;
-  /** Cancels a model rerank in flight (results then keep the lexical order). */
+  /**
+   * `auto` (config `search.mode`, default): hybrid when the index has vectors for the configured
+   * embedding model, else lexical. `vector` and `hybrid` fall back to lexical (saying why in
+   * `meta.semantic`) when they cannot run. Typed lines (`lex:`, `vec:`, `hyde:`) route sub-queries.
+   */
+  readonly mode?: 'auto' | 'lexical' | 'vector' | 'hybrid' | undefined;
+  /** Cancels a model rerank or a query embedding in flight. */
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -184,6 +201,13 @@ export interface Engine {
    * never exceeds `tokens`; what did not fit is listed in `omitted`.
    */
   context(query: string, options?: ContextOptions): Promise<TaskContext>;
+  /**
+   * Embeds every chunk text without a vector for the configured model (`scry embed`), after an
+   * incremental pass; resumable (each batch is committed). Throws INVALID_ARGUMENT without a
+   * provider. Handed to another process that writes the index, it returns once that process's
+   * pass is done; a watcher embeds in the background (see `status().embeddings`).
+   */
+  embed(options?: IndexOptions): Promise<IndexReport>;
   close(): void;
 }
 

@@ -6,7 +6,9 @@ import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import type { DryRunReport } from '../indexer/dry-run.js';
 import type { IndexReport } from '../indexer/index-report.js';
 import type { ProgressListener } from '../indexer/progress.js';
-import { lexicalSearch } from '../search/lexical-search.js';
+import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
+import { hybridSearch } from '../search/hybrid-search.js';
+import { parseSubQueries } from '../search/sub-queries.js';
 import { MAX_QUERY_BYTES } from '../search/query-parse.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
 import { findReferences, type ReferencesResult } from '../search/references.js';
@@ -32,7 +34,8 @@ import { buildRepoMap, createRepoMapCache, type RepoMap } from '../context/repo-
 import { IndexRunner } from './index-runner.js';
 import { fileId, rootFromDb } from './db-file.js';
 import { buildTaskContext } from './context-builder.js';
-import { SEMANTIC_UNAVAILABLE, statusReport, type StatusReport } from './status.js';
+import { statusReport, type StatusReport } from './status.js';
+import { SemanticLayer, type ModePlan } from './semantic.js';
 import type {
   ApplyChangeOptions, ContextOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
   ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, TaskContext, WatchOptions,
@@ -59,6 +62,7 @@ class EngineImpl implements Engine {
   private readonly lease: WriterLease;
   private readonly runner: IndexRunner;
   private keeper: IndexKeeper | undefined;
+  private readonly semantic: SemanticLayer;
 
   constructor(
     readonly config: ResolvedConfig,
@@ -68,6 +72,7 @@ class EngineImpl implements Engine {
     this.lock = new WriterLock(`${config.dbPath}.lock`);
     this.lease = new WriterLease(this.lock, endpointFor(config.dbPath), logger);
     this.runner = new IndexRunner({ lease: this.lease, lockTimeoutMs: config.lockTimeoutMs, pass: (o) => this.pass(o), logger });
+    this.semantic = new SemanticLayer(config, logger, () => clock.now());
   }
 
   get root(): string {
@@ -122,7 +127,10 @@ class EngineImpl implements Engine {
     const paths = options.paths ? this.scopedPaths(options.paths) : undefined;
     // loaded on demand: a search-only process never loads discovery and chunking
     const { runIndexPass } = await import('../indexer/index-pass.js');
-    return await runIndexPass({ root: this.root, config: this.config, store, clock: this.clock, logger: this.logger, onProgress, signal: options.signal, paths });
+    const report = await runIndexPass({ root: this.root, config: this.config, store, clock: this.clock, logger: this.logger, onProgress, signal: options.signal, paths });
+    if (options.embed === false) return report;
+    const embedding = await this.semantic.embedAfterPass(store, { signal: options.signal, onProgress: options.onEmbedProgress });
+    return embedding ? { ...report, embedding } : report;
   }
 
   async watch(options: WatchOptions = {}): Promise<IndexWatch> {
@@ -134,7 +142,9 @@ class EngineImpl implements Engine {
       walk: this.walkOptions,
       watch: { ...this.config.watch, ...options.watch },
       watchFiles: options.files ?? true,
-      run: (job, hooks) => this.runner.serial(() => this.pass({ paths: job.paths, rebuild: job.rebuild, signal: hooks.signal, onProgress: hooks.onProgress })),
+      run: (job, hooks) => this.runner.serial(() => this.pass({ paths: job.paths, rebuild: job.rebuild, signal: hooks.signal, onProgress: hooks.onProgress, embed: false })),
+      // new chunks are embedded in slices while nothing is due, so edits never wait for a slow model
+      idleWork: (signal) => (this.semantic.configured ? this.runner.serial(() => this.semantic.idleSlice(this.open(true), signal)) : Promise.resolve(false)),
       isIndexed: () => this.isIndexed(),
       logger: this.logger,
       clock: this.clock,
@@ -192,7 +202,7 @@ class EngineImpl implements Engine {
     if (!Number.isInteger(snippetLines) || snippetLines < 1 || snippetLines > 50) throw new EngineError('INVALID_ARGUMENT', { name: 'snippetLines', reason: 'must be an integer from 1 to 50' });
     if (typeof query !== 'string') throw new EngineError('INVALID_ARGUMENT', { name: 'query', reason: 'must be a string' });
     const store = this.open(false);
-    const outcome = lexicalSearch(store, {
+    const params: LexicalParams = {
       query,
       limit,
       files: options.files ?? false,
@@ -201,7 +211,8 @@ class EngineImpl implements Engine {
       ranking: this.config.search.ranking,
       snippetLines,
       explain: options.explain ?? false,
-    });
+    };
+    const { outcome, plan, embedMs } = await this.rankedSearch(store, params, options.mode ?? this.config.search.mode, options.signal);
     let results: readonly SearchResult[] = outcome.results;
     let rerank: RerankMeta | undefined;
     this.reranker ??= createConfiguredReranker(this.config, this.clock, this.logger);
@@ -211,14 +222,15 @@ class EngineImpl implements Engine {
       query,
       results,
       meta: {
-        mode: 'lexical',
-        semantic: SEMANTIC_UNAVAILABLE,
+        mode: plan.mode,
+        semantic: plan.reason,
         terms: outcome.terms,
         droppedTerms: outcome.dropped,
         longQuery: outcome.long,
         plan: outcome.plan,
         filesAggregated: options.files ?? false,
         tookMs: Math.round((performance.now() - started) * 100) / 100,
+        ...(embedMs !== undefined ? { embedMs } : {}),
         indexedFiles: store.read(() => Number(store.meta.get('file_count') ?? 0)) || store.read(() => store.files.counts().files),
         root: this.root,
         ...(rerank ? { rerank } : {}),
@@ -251,7 +263,8 @@ class EngineImpl implements Engine {
   status(): StatusReport {
     const owner = this.lock.peek();
     const writer = owner ? { pid: owner.pid, since: new Date(owner.acquiredAt).toISOString() } : null;
-    return statusReport(this.config, this.hasIndex() ? this.open(false) : undefined, writer);
+    const store = this.hasIndex() ? this.open(false) : undefined;
+    return statusReport(this.config, store, writer, this.semantic.status(store));
   }
 
   private get walkOptions(): WalkOptions {
@@ -306,6 +319,39 @@ class EngineImpl implements Engine {
     return text === undefined ? '' : text.split('\n').slice(startLine - 1, endLine).join('\n');
   }
 
+  /**
+   * Lexical, vector or hybrid ranking (semantic.ts decides what is possible); a provider failure
+   * answers lexically with the reason instead of failing the search.
+   */
+  private async rankedSearch(store: IndexStore, params: LexicalParams, requested: NonNullable<SearchOptions['mode']>, signal?: AbortSignal): Promise<{ outcome: LexicalOutcome; plan: ModePlan; embedMs?: number }> {
+    if (!['auto', 'lexical', 'vector', 'hybrid'].includes(requested)) throw new EngineError('INVALID_ARGUMENT', { name: 'mode', reason: 'must be auto, lexical, vector or hybrid' });
+    const subs = parseSubQueries(params.query);
+    let plan = this.semantic.plan(store, requested);
+    if (plan.mode !== 'lexical' && plan.snapshot) {
+      try {
+        const f = this.config.search.fusion;
+        const fusion = { k: f.k, weights: { lexical: f.lexical, vector: f.vector, symbol: f.symbol }, depth: Math.max(f.depth, params.limit), fileCap: f.fileCap };
+        let embedMs = 0;
+        const embedQueries = async (texts: readonly string[]): Promise<Float32Array[]> => {
+          const t0 = performance.now();
+          try {
+            return await this.semantic.embedQueries(texts, signal);
+          } finally {
+            embedMs += performance.now() - t0;
+          }
+        };
+        const outcome = await hybridSearch(store, { ...params, mode: plan.mode, fusion, vectors: plan.snapshot, embedQueries });
+        return { outcome, plan, embedMs: Math.round(embedMs * 100) / 100 };
+      } catch (err) {
+        if (!SemanticLayer.fallsBack(err)) throw err;
+        plan = { mode: 'lexical', reason: `lexical only: ${(err as Error).message}` };
+      }
+    }
+    // typed lines: the lexical list gets the plain and lex: lines only
+    const lexQuery = subs.typed ? [subs.plain, ...subs.lex].filter((t) => t.trim() !== '').join('\n') : params.query;
+    return { outcome: lexicalSearch(store, { ...params, query: lexQuery }), plan };
+  }
+
   async similar(snippet: string, options: SimilarOptions = {}): Promise<SearchResponse> {
     if (typeof snippet !== 'string' || snippet.trim() === '') throw new EngineError('INVALID_ARGUMENT', { name: 'code_snippet', reason: 'must be non-empty code' });
     const limit = options.limit ?? 5;
@@ -314,9 +360,11 @@ class EngineImpl implements Engine {
     // the long-query path picks the snippet's most distinctive identifiers; cut at a line boundary
     const cut = Buffer.from(snippet, 'utf8').subarray(0, MAX_QUERY_BYTES).toString('utf8');
     const query = cut.length < snippet.length ? cut.slice(0, Math.max(cut.lastIndexOf('\n'), 1)) : snippet;
-    const response = await this.search(query, { limit: Math.min(limit + 20, 1000), language: options.language, rerank: false });
+    // vectors when the index has them (find_similar is a vector search); else the lexical long-query path
+    const response = await this.search(query, { limit: Math.min(limit + 20, 1000), language: options.language, rerank: false, mode: 'vector' });
     const results = response.results.filter((r) => r.path !== exclude).slice(0, limit);
-    return { ...response, results };
+    const semantic = response.meta.mode === 'vector' ? response.meta.semantic : `lexical similarity (no vectors): ${response.meta.semantic}`;
+    return { ...response, results, meta: { ...response.meta, semantic } };
   }
 
   private tokens: ConfirmationTokens | undefined;
@@ -377,7 +425,14 @@ class EngineImpl implements Engine {
     return buildTaskContext(deps, query, options);
   }
 
+  /** Embeds what is pending (`scry embed`): an incremental pass first, so the vectors match the files. */
+  async embed(options: IndexOptions = {}): Promise<IndexReport> {
+    if (!this.semantic.configured) throw new EngineError('INVALID_ARGUMENT', { name: 'embed.provider', reason: 'no embedding provider is configured (set embed.provider in scry.config.json, or pass --provider)' });
+    return this.index({ ...options, embed: true });
+  }
+
   close(): void {
+    void this.semantic.close();
     void this.reranker?.then((r) => r?.close()).catch(() => undefined);
     this.reranker = undefined;
     void this.keeper?.close();

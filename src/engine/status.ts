@@ -2,6 +2,7 @@ import type { SkipReason } from '../core/file.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
 import type { IndexStore } from '../store/index-store.js';
+import type { ModelFingerprint } from '../embed/provider.js';
 
 /** What `scry status` reports about an index. */
 export interface StatusReport {
@@ -24,11 +25,30 @@ export interface StatusReport {
   readonly structure: StructureStatus;
   /** Search capabilities that are live. */
   readonly capabilities: { readonly lexical: boolean; readonly semantic: boolean; readonly semanticReason: string };
+  /** The embedding provider and the index's vectors (issue 8). */
+  readonly embeddings: SemanticStatus | null;
   /** The process currently holding the writer lock, if any. */
   readonly writer: { readonly pid: number; readonly since: string } | null;
 }
 
 export const SEMANTIC_UNAVAILABLE = 'lexical only: no embedding provider is configured';
+
+/** What `scry status` and `index_status` say about vectors. */
+export interface SemanticStatus {
+  readonly provider: string;
+  /** The configured model as the config names it. */
+  readonly model: string | null;
+  /** The fingerprint the index's vectors were made with. */
+  readonly vectorsModel: ModelFingerprint | null;
+  /** Chunks with a vector, of all chunks (by the last embedding pass). */
+  readonly covered: number;
+  readonly chunks: number;
+  readonly pending: number;
+  readonly lastError: { readonly code: string; readonly message: string } | null;
+  /** The sentence search metadata carries. */
+  readonly reason: string;
+}
+
 
 export interface StructureStatus {
   readonly symbols: number;
@@ -42,11 +62,11 @@ export interface StructureStatus {
 export const EMPTY_STRUCTURE: StructureStatus = { symbols: 0, imports: 0, parsers: {}, fallbacks: [] };
 
 /** The status of the index at `config.dbPath`: `store` is its open store, or undefined when there is no database yet. */
-export function statusReport(config: ResolvedConfig, store: IndexStore | undefined, writer: StatusReport['writer']): StatusReport {
+export function statusReport(config: ResolvedConfig, store: IndexStore | undefined, writer: StatusReport['writer'], embeddings: SemanticStatus | null = null): StatusReport {
   const capabilities = { lexical: false, semantic: false, semanticReason: SEMANTIC_UNAVAILABLE };
   const root = config.root ?? null;
   if (!store) {
-    return { root, dbPath: config.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, writer };
+    return { root, dbPath: config.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, embeddings, writer };
   }
   return store.read(() => {
     const counts = store.files.counts();
@@ -66,7 +86,8 @@ export function statusReport(config: ResolvedConfig, store: IndexStore | undefin
       lastPassSkipped: store.meta.getJson('last_pass_skipped') ?? {},
       dbBytes: store.sizeOnDisk(),
       structure: { ...store.structure.counts(), parsers: store.files.parsers(), fallbacks: store.files.fallbacks() },
-      capabilities: { ...capabilities, lexical: lastPass !== undefined },
+      capabilities: { lexical: lastPass !== undefined, semantic: (embeddings?.covered ?? 0) > 0, semanticReason: embeddings?.reason ?? SEMANTIC_UNAVAILABLE },
+      embeddings,
       writer,
     };
   });

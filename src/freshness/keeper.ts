@@ -41,6 +41,12 @@ export interface KeeperOptions {
   readonly onEvent?: ((event: WatchEvent) => void) | undefined;
   /** How often a reader checks whether it can take over writing. Default 1,000 ms. */
   readonly takeoverPollMs?: number | undefined;
+  /**
+   * Background work run in slices while no pass is due (the embedding of new chunks): each call
+   * does a bounded amount and resolves true when more remains. A due pass waits for at most the
+   * slice in progress; after every pass the work is offered again.
+   */
+  readonly idleWork?: ((signal: AbortSignal) => Promise<boolean>) | undefined;
 }
 
 /** How long `close()` waits for a running pass to stop at its next batch. */
@@ -75,6 +81,8 @@ export class IndexKeeper {
   private idleWaiters: Array<() => void> = [];
   private becoming: Promise<void> | undefined;
   private readonly progressListeners = new Set<(p: IndexProgress) => void>();
+  /** True while `idleWork` may have something to do (reset by every pass). */
+  private idleWorkDue = true;
 
   constructor(private readonly options: KeeperOptions) {}
 
@@ -137,6 +145,22 @@ export class IndexKeeper {
   private pump(): void {
     if (this.closed || this.running || !this.options.lease.held) return;
     const job = this.nextJob();
+    if (!job && this.idleWorkDue && this.options.idleWork) {
+      const work = this.options.idleWork;
+      this.running = work(this.abort.signal)
+        .then((more) => {
+          this.idleWorkDue = more;
+        })
+        .catch((err: unknown) => {
+          this.idleWorkDue = false;
+          if (!this.closed) this.warn('background work failed', { reason: err instanceof Error ? err.message : String(err) });
+        })
+        .finally(() => {
+          this.running = undefined;
+          this.pump();
+        });
+      return;
+    }
     if (!job) {
       this.publish(true);
       if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
@@ -175,6 +199,7 @@ export class IndexKeeper {
       this.emit({ type: 'progress', reason, progress });
       this.publish(false);
     };
+    this.idleWorkDue = true;
     try {
       const report = await this.options.run({ reason, paths: job.paths, rebuild: job.rebuild }, { signal: this.abort.signal, onProgress });
       this.lastPass = {

@@ -1,3 +1,4 @@
+import type { EmbedReport } from './embed-pass.js';
 import type { SkipReason } from '../core/file.js';
 
 /** What one indexing pass did. */
@@ -22,4 +23,10 @@ export interface IndexReport {
   /** Paths left out, counted by reason (files and directories). */
   readonly skipped: Partial<Record<SkipReason, number>>;
   readonly durationMs: number;
+  /**
+   * The embedding pass that followed (when an embedding provider is configured and the pass was
+   * not asked to skip it): its report, or the provider error that stopped it (lexical search is
+   * ready either way; the rest stays pending for the next pass or `scry embed`).
+   */
+  readonly embedding?: EmbedReport | { readonly error: { readonly code: string; readonly message: string } } | undefined;
 }

@@ -31,7 +31,11 @@ export interface LexicalOutcome {
   /** Which candidate set was scored; see query-plan.ts. */
   readonly plan: PlanLevel['mode'];
   /** Each result's chunk text, by chunk hash (for rerankers). */
-  readonly texts: ReadonlyMap<string, string>;
+  readonly texts: Map<string, string>;
+  /** The chunk id of each result, in order (files mode: of each file's best chunk). */
+  readonly chunkIds: readonly number[];
+  /** The words snippets mark. */
+  readonly marks: ReadonlySet<string>;
 }
 
 type Scored = FtsCandidate & { readonly score: number; readonly why?: readonly string[] };
@@ -50,7 +54,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const total = Number(store.read(() => store.meta.get('chunk_count')) ?? 0);
   const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total, parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS);
   const terms = selection.kept.map((g) => g.raw);
-  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map() };
+  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set() };
 
   const w = params.weights;
   const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts];
@@ -80,27 +84,42 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
 
   const marks = highlightTerms(keptWords);
   const texts = new Map<string, string>();
-  const results = picked.map(({ hit, score, matches }): SearchResult => {
-    const text = store.read(() => store.content.slice(hit.fileHash, hit.startByte, hit.endByte)) ?? '';
-    texts.set(hit.chunkHash, text);
-    const snippet = makeSnippet(text, hit.startLine, marks, params.snippetLines);
-    return {
-      path: hit.path,
-      startLine: hit.startLine,
-      endLine: hit.endLine,
-      score: displayScore(score),
-      language: hit.language,
-      contentType: hit.contentType,
-      kind: hit.kind,
-      symbol: hit.symbol,
-      container: hit.container,
-      signature: hit.signature,
-      snippet: snippet.text,
-      snippetLine: snippet.startLine,
-      chunkHash: hit.chunkHash,
+  const results = picked.map(({ hit, score, matches }): SearchResult =>
+    toSearchResult(store, hit, score, marks, params.snippetLines, texts, {
       ...(matches !== undefined ? { matches } : {}),
       ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
-    };
-  });
-  return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts };
+    }),
+  );
+  return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks };
+}
+
+/** A candidate as a result: its text read once (kept in `texts` by chunk hash), a snippet around the marked terms. */
+export function toSearchResult(
+  store: IndexStore,
+  hit: FtsCandidate,
+  score: number,
+  marks: ReadonlySet<string>,
+  snippetLines: number,
+  texts: Map<string, string>,
+  extra: Partial<Pick<SearchResult, 'matches' | 'why'>> = {},
+): SearchResult {
+  const text = texts.get(hit.chunkHash) ?? store.read(() => store.content.slice(hit.fileHash, hit.startByte, hit.endByte)) ?? '';
+  texts.set(hit.chunkHash, text);
+  const snippet = makeSnippet(text, hit.startLine, marks, snippetLines);
+  return {
+    path: hit.path,
+    startLine: hit.startLine,
+    endLine: hit.endLine,
+    score: displayScore(score),
+    language: hit.language,
+    contentType: hit.contentType,
+    kind: hit.kind,
+    symbol: hit.symbol,
+    container: hit.container,
+    signature: hit.signature,
+    snippet: snippet.text,
+    snippetLine: snippet.startLine,
+    chunkHash: hit.chunkHash,
+    ...extra,
+  };
 }

@@ -1,5 +1,6 @@
 import type { ChunkKind } from '../core/chunk.js';
 import type { ContentType } from '../core/file.js';
+import type { Contribution } from './fusion.js';
 
 /** One search result: a chunk (or, with `files`, the best chunk of a file). Stable JSON schema. */
 export interface SearchResult {
@@ -32,6 +33,18 @@ export interface SearchResult {
   readonly why?: readonly string[];
   /** The reranking model's score of this result (LLM: 0–10; cross-encoder: its logit), when it scored it. */
   readonly rerankScore?: number;
+  /** With `explain` in vector or hybrid mode: each list's share of the fused score (they sum to `fusion.score`). */
+  readonly fusion?: FusionTrace;
+}
+
+/** How a fused result's score came about (Reciprocal Rank Fusion, see src/search/fusion.ts). */
+export interface FusionTrace {
+  /** The unrounded fused score: the sum of the contributions' values. */
+  readonly score: number;
+  readonly k: number;
+  readonly contributions: readonly Contribution[];
+  /** The cosine of the best vector list's match, when a vector list ranked it. */
+  readonly similarity?: number;
 }
 
 /** What model reranking did to a response (present when a reranker is configured and ran). */
@@ -50,10 +63,13 @@ export interface RerankMeta {
   readonly tookMs: number;
 }
 
+/** How results are ranked: BM25 only, vectors only, or both fused (with symbol matches). */
+export type SearchMode = 'lexical' | 'vector' | 'hybrid';
+
 export interface SearchMeta {
-  /** How results were ranked. `lexical` until an embedding provider is configured. */
-  readonly mode: 'lexical';
-  /** Why semantic search was not used, stated plainly. */
+  /** How results were ranked: `hybrid` by default when the index has vectors for the configured model, else `lexical`. */
+  readonly mode: SearchMode;
+  /** What semantic search did or why it was not used, stated plainly. */
   readonly semantic: string;
   /** Terms searched for, after stop words and selection. */
   readonly terms: readonly string[];
@@ -69,6 +85,8 @@ export interface SearchMeta {
   readonly plan: 'any' | 'all' | 'rare';
   readonly filesAggregated: boolean;
   readonly tookMs: number;
+  /** Of `tookMs`, the time spent embedding the query (vector and hybrid mode). */
+  readonly embedMs?: number;
   readonly indexedFiles: number;
   readonly root: string;
   /** Model reranking of the first results, when a reranker is configured and was not turned off. */

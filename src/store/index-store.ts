@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { ChunkRepo } from './chunk-repo.js';
 import { ContentRepo } from './content-repo.js';
+import { EmbeddingRepo } from './embedding-repo.js';
 import { openDatabase, translateSqliteError, type Db } from './database.js';
 import { FileRepo } from './file-repo.js';
 import { MetaRepo } from './meta-repo.js';
@@ -22,6 +23,7 @@ export class IndexStore {
   readonly search: SearchRepo;
   readonly skips: SkipRepo;
   readonly structure: StructureRepo;
+  readonly embeddings: EmbeddingRepo;
 
   private constructor(
     readonly path: string,
@@ -34,6 +36,7 @@ export class IndexStore {
     this.search = new SearchRepo(db, () => this.writes);
     this.skips = new SkipRepo(db);
     this.structure = new StructureRepo(db);
+    this.embeddings = new EmbeddingRepo(db);
   }
 
   static open(path: string, options: StoreOptions): IndexStore {

@@ -97,10 +97,34 @@ export class SearchRepo {
   }
 
   /**
-   * Runs each token through the index's own tokenizer (porter, unicode61) by way of a temporary
-   * FTS table, and looks up how many chunks contain the result. Tokens that produce no term are
-   * absent from the answer.
+   * The chunks with these ids that pass `filter`, as candidates (`bm25` 0), in the order of `ids`:
+   * what a vector or symbol list found, joined like an FTS match.
    */
+  byChunkIds(ids: readonly number[], filter: FtsFilter = {}): FtsCandidate[] {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare<[string], FtsCandidate>(`SELECT ${SELECT_COLUMNS.replace('r.score AS bm25', '0 AS bm25')} FROM json_each(?) j JOIN chunks c ON c.id = j.value JOIN files f ON f.id = c.file_id`)
+      .all(JSON.stringify(ids));
+    const byId = new Map(rows.map((r) => [r.chunkId, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      if (!r) return [];
+      if (filter.languages?.length && !filter.languages.includes(r.language)) return [];
+      if (filter.contentTypes?.length && !filter.contentTypes.includes(r.contentType)) return [];
+      if (filter.pathMatch && !filter.pathMatch(r.path)) return [];
+      return [r];
+    });
+  }
+
+  /** The id of the smallest chunk of `path` that covers `line`. */
+  chunkAt(path: string, line: number): number | undefined {
+    return this.db
+      .prepare<[string, number, number], { id: number }>(
+        'SELECT c.id AS id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? AND c.start_line <= ? AND c.end_line >= ? ORDER BY c.end_line - c.start_line, c.id LIMIT 1',
+      )
+      .get(path, line, line)?.id;
+  }
+
   /**
    * Files with a chunk matching an FTS5 expression, by path: the candidates of a reference
    * search (the FTS index keeps identifiers whole, so `"parseConfig"` finds every file using it).
@@ -115,6 +139,11 @@ export class SearchRepo {
       .all(match, limit);
   }
 
+  /**
+   * Runs each token through the index's own tokenizer (porter, unicode61) by way of a temporary
+   * FTS table, and looks up how many chunks contain the result. Tokens that produce no term are
+   * absent from the answer.
+   */
   termStats(tokens: readonly string[]): TermStat[] {
     if (tokens.length === 0) return [];
     const temp = this.tokenizerTable();
@@ -158,7 +187,7 @@ export class SearchRepo {
   }
 
   /** Changes when another connection commits, or when this one writes anything. */
-  private dataVersion(): string {
+  dataVersion(): string {
     return `${this.versionStmt.get()!.dv}:${this.writes()}`;
   }
 }

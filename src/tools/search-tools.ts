@@ -112,7 +112,8 @@ const findSimilar = defineTool({
   bound: { list: 'results', label: hitLabel },
   handler: async (args, ctx) => {
     const response = await ctx.engine.similar(args.code_snippet, { language: args.language, excludeFile: args.exclude_file, limit: args.max_results });
-    const warnings = response.meta.mode === 'lexical' ? ['lexical similarity (shared identifiers): no embedding provider is configured'] : [];
+    // a vector search when the index has vectors; otherwise shared identifiers, and the reason
+    const warnings = response.meta.mode === 'lexical' ? [response.meta.semantic] : [];
     return { data: searchData(response), warnings };
   },
 });

@@ -197,3 +197,126 @@ function valueInfo(name: string, elemType: number, dims: (string | number)[]): o
   const dim = dims.map((d) => (typeof d === 'string' ? { dim_param: d } : { dim_value: d }));
   return { name, type: { tensor_type: { elem_type: elemType, shape: { dim } } } };
 }
+
+/**
+ * A tiny but real embedding model for the ONNX embedder: each token id looks up one row of
+ * {@link TINY_EMBEDDINGS} (a transformer that does nothing but its embedding layer), so
+ *   last_hidden_state[b, s, :] = TINY_EMBEDDINGS[input_ids[b, s]] (+ TINY_TYPE_EMBEDDINGS[token_type_ids[b, s]])
+ * and a test can pool and normalise by hand. The attention mask is an input the graph reads (as
+ * ×0, so it changes nothing) like a real model's, and padding is NOT zeroed in the output: [PAD]'s
+ * row is huge, so a pooling that does not respect the mask shows in every vector.
+ */
+export const TINY_EMBEDDINGS: Readonly<Record<TinyWord, readonly [number, number, number]>> = {
+  '[PAD]': [100, -100, 100],
+  '[UNK]': [0, 0, -1],
+  '[CLS]': [1, 0, 0],
+  '[SEP]': [0, 1, 0],
+  zebra: [0, 0, 3],
+  giraffe: [3, 0, 0],
+  parse: [0, 2, 0],
+  config: [1, 1, 1],
+  file: [0, 0, 1],
+  the: [1, 0, 1],
+  filler: [0, 1, 1],
+  boom: [2, 2, 0],
+};
+
+/** Added per segment when the model declares `token_type_ids`: segment 0 adds nothing, segment 1 a lot. */
+export const TINY_TYPE_EMBEDDINGS = [
+  [0, 0, 0],
+  [50, 50, 50],
+] as const;
+
+export interface TinyEmbedderOptions {
+  /** Element type of the id inputs. Default int64. */
+  readonly idType?: 'int64' | 'int32';
+  /** Declare (and use) a `token_type_ids` input. Default false. */
+  readonly tokenTypeIds?: boolean;
+  /**
+   * `last_hidden_state` (default) or `token_embeddings`: [batch, seq, 3];
+   * `sentence_embedding`: [batch, 3], the sum over the tokens the mask keeps (a pooled export).
+   */
+  readonly output?: 'last_hidden_state' | 'token_embeddings' | 'sentence_embedding';
+  /** Put a `pooler_output` [batch, 3] (all ones) before `last_hidden_state` in the outputs. Default false. */
+  readonly poolerFirst?: boolean;
+  /** An extra input the embedder cannot feed. Default none. */
+  readonly extraInput?: string;
+  /** Write to `onnx/model.onnx` instead of `model.onnx`. Default false. */
+  readonly inOnnxSubdir?: boolean;
+  /** `model_max_length` written to tokenizer_config.json; omitted when undefined. */
+  readonly modelMaxLength?: number;
+}
+
+/** Encodes the tiny embedder as ONNX ModelProto bytes. */
+export function tinyEmbedderModel(options: TinyEmbedderOptions = {}): Uint8Array {
+  const root = protobuf.parse(ONNX_PROTO, { keepCase: true }).root;
+  const ModelProto = root.lookupType('onnx.ModelProto');
+  const idType = options.idType === 'int32' ? INT32 : INT64;
+  const idInput = (name: string) => valueInfo(name, idType, ['batch', 'seq']);
+  const output = options.output ?? 'last_hidden_state';
+  const table = TINY_VOCAB.flatMap((w) => [...TINY_EMBEDDINGS[w]]);
+
+  const nodes = [
+    node('Gather', ['E', 'input_ids'], ['tokens'], [intAttr('axis', 0)]),
+    node('Cast', ['attention_mask'], ['mask'], [intAttr('to', FLOAT)]),
+    node('Unsqueeze', ['mask', 'last_axis'], ['mask3']),
+  ];
+  let hidden = 'tokens';
+  if (options.tokenTypeIds) {
+    nodes.push(node('Gather', ['T', 'token_type_ids'], ['types'], [intAttr('axis', 0)]));
+    nodes.push(node('Add', ['tokens', 'types'], ['typed']));
+    hidden = 'typed';
+  }
+  if (output === 'sentence_embedding') {
+    nodes.push(node('Mul', [hidden, 'mask3'], ['kept']));
+    nodes.push(node('ReduceSum', ['kept', 'seq_axis'], [output], [intAttr('keepdims', 0)]));
+  } else {
+    // hidden + 0·mask: the mask is read, as a real model reads it, without changing a value.
+    nodes.push(node('Mul', ['mask3', 'zero'], ['nothing']));
+    nodes.push(node('Add', [hidden, 'nothing'], [output]));
+  }
+  const outputs = [valueInfo(output, FLOAT, output === 'sentence_embedding' ? ['batch', 3] : ['batch', 'seq', 3])];
+  if (options.poolerFirst) {
+    nodes.push(node('ReduceSum', ['mask3', 'seq_axis'], ['mask_sum'], [intAttr('keepdims', 0)]));
+    nodes.push(node('Mul', ['mask_sum', 'zero'], ['zeros']));
+    nodes.push(node('Add', ['zeros', 'ones'], ['pooler_output']));
+    outputs.unshift(valueInfo('pooler_output', FLOAT, ['batch', 3]));
+  }
+  const inputs = [idInput('input_ids'), idInput('attention_mask'), ...(options.tokenTypeIds ? [idInput('token_type_ids')] : [])];
+  if (options.extraInput !== undefined) inputs.push(idInput(options.extraInput));
+
+  const model = {
+    ir_version: 8,
+    producer_name: 'scry-tiny-onnx',
+    opset_import: [{ domain: '', version: 17 }],
+    graph: {
+      name: 'tiny_embedder',
+      node: nodes,
+      initializer: [
+        { name: 'E', data_type: FLOAT, dims: [TINY_VOCAB.length, 3], float_data: table },
+        { name: 'T', data_type: FLOAT, dims: [2, 3], float_data: TINY_TYPE_EMBEDDINGS.flat() },
+        { name: 'zero', data_type: FLOAT, dims: [], float_data: [0] },
+        { name: 'ones', data_type: FLOAT, dims: [3], float_data: [1, 1, 1] },
+        { name: 'last_axis', data_type: INT64, dims: [1], int64_data: [2] },
+        { name: 'seq_axis', data_type: INT64, dims: [1], int64_data: [1] },
+      ],
+      input: inputs,
+      output: outputs,
+    },
+  };
+  const problem = ModelProto.verify(model);
+  if (problem) throw new Error(`tiny-onnx: ${problem}`);
+  return ModelProto.encode(ModelProto.fromObject(model)).finish();
+}
+
+/** Writes an embedding model directory (model + {@link tinyTokenizerJson}) under `dir` and returns `dir`. */
+export function writeTinyEmbedder(dir: string, options: TinyEmbedderOptions = {}): string {
+  const modelPath = join(dir, options.inOnnxSubdir ? join('onnx', 'model.onnx') : 'model.onnx');
+  mkdirSync(dirname(modelPath), { recursive: true });
+  writeFileSync(modelPath, tinyEmbedderModel(options));
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tinyTokenizerJson()));
+  if (options.modelMaxLength !== undefined) {
+    writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ model_max_length: options.modelMaxLength, do_lower_case: true }));
+  }
+  return dir;
+}

@@ -6,11 +6,13 @@ import * as api from '../../src/index.js';
 describe('public API pin', () => {
   it('exports exactly these runtime values', () => {
     expect(Object.keys(api).sort()).toEqual([
-      'DECODING_PRESETS', 'DEFAULT_ALLOCATIONS', 'DEFAULT_BUDGET', 'DEFAULT_FIM_TOKENS', 'ERROR_CODES',
-      'EngineError', 'MARK_CLOSE', 'MARK_OPEN', 'MAX_QUERY_BYTES', 'SYSTEM_PROMPT', 'TOOL_NUDGE',
-      'buildContextPack', 'createEngine', 'detectIndent', 'estimateTokens', 'formatSymbolId', 'isEngineError',
-      'loadTokenCounter', 'mergeEvidence', 'parseSymbolId', 'renderExplainDiagnosticPrompt', 'renderFimPrompt',
-      'renderRefactorPrompt', 'renderRepoQaPrompt', 'renderSystemPrompt',
+      'DECODING_PRESETS', 'DEFAULT_ALLOCATIONS', 'DEFAULT_BUDGET', 'DEFAULT_FIM_TOKENS', 'EMBED_PROVIDERS',
+      'ERROR_CODES', 'EngineError', 'MARK_CLOSE', 'MARK_OPEN', 'MAX_QUERY_BYTES', 'RRF_K', 'SYSTEM_PROMPT',
+      'TOOL_NUDGE', 'buildContextPack', 'createEmbeddingProvider', 'createEngine', 'detectIndent', 'estimateTokens',
+      'fingerprintKey', 'formatSymbolId', 'fuseRrf', 'isEngineError', 'listModels', 'loadTokenCounter',
+      'mergeEvidence', 'parseSubQueries', 'parseSymbolId', 'pullModel', 'removeModel', 'renderExplainDiagnosticPrompt',
+      'renderFimPrompt', 'renderRefactorPrompt', 'renderRepoQaPrompt', 'renderSystemPrompt', 'resolveModelsConfig',
+      'verifyModel',
     ]);
   });
 
@@ -20,22 +22,26 @@ describe('public API pin', () => {
     const types = [...source.matchAll(/export type \{([^}]+)\}/g)].flatMap((m) => m[1]!.split(',').map((s) => s.trim())).filter(Boolean).sort();
     expect(types).toEqual([
       'Allocations', 'AppliedChange', 'ApplyChangeOptions', 'ArtifactInput', 'ChangeRequest', 'ChangedFile',
-      'ChatPrompt', 'ChatPromptOptions', 'ChunkKind', 'Clock', 'ConfigInput', 'ContentType', 'ContextOptions', 'ContextPack',
-      'ContextPackInput', 'ContextPackOptions', 'CurrentFile', 'DecodingPreset', 'DecodingTask', 'Diagnostic',
-      'DirectoryTotal', 'DryRunReport', 'Engine', 'EngineOptions', 'ErrorCode', 'EvidenceInput', 'EvidenceKind',
-      'EvidencePiece', 'ExplainDiagnosticInput', 'FallbackReason', 'FileListing', 'FileOutline', 'FileSlice',
-      'FileStatus', 'FimKept', 'FimPrompt', 'FimPromptInput', 'FimTokens', 'Freshness', 'HistoryEntry',
-      'ImportKind', 'ImportRow', 'IndentStyle', 'IndexOptions', 'IndexPhase', 'IndexProgress', 'IndexReport',
-      'IndexWatch', 'LastPass', 'ListFilesOptions', 'ListedFile', 'Logger', 'MergeEvidenceOptions',
-      'MergedEvidence', 'MintTokenOptions', 'OmitReason', 'OmittedItem', 'PackSections', 'ParsedSymbolId',
-      'PassReason', 'PromptDiagnostic', 'ProposedChange', 'ReadFileOptions', 'RefactorInput', 'Reference',
-      'ReferenceGroup', 'ReferenceKind', 'ReferenceOptions', 'ReferencesResult', 'RelatedFile', 'RelatedFiles',
-      'RelatedOptions', 'RelatedRelations', 'RepoMap', 'RepoMapFile',
-      'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'SearchMeta',
-      'SearchOptions', 'SearchResponse', 'SearchResult', 'SectionName', 'SimilarOptions', 'SkipReason',
-      'StatusReport', 'SymbolDefinition', 'SymbolHit', 'SymbolKind', 'SymbolMatch', 'SymbolOptions', 'SymbolRow',
-      'TaskContext', 'TaskSpec', 'TextEdit', 'TextMatch', 'TextSearchOptions', 'TextSearchResult', 'TokenCounter',
-      'ToolCallStyle', 'WatchEvent', 'WatchOptions', 'WatcherInfo', 'WorkspaceInput',
+      'ChatPrompt', 'ChatPromptOptions', 'ChunkKind', 'Clock', 'ConfigInput', 'ContentType', 'ContextOptions',
+      'ContextPack', 'ContextPackInput', 'ContextPackOptions', 'Contribution', 'CurrentFile', 'DecodingPreset',
+      'DecodingTask', 'Diagnostic', 'DirectoryTotal', 'DryRunReport', 'EmbedProgress', 'EmbedProviderName',
+      'EmbedPurpose', 'EmbedReport', 'EmbedRequestOptions', 'EmbeddingProvider', 'Engine', 'EngineOptions',
+      'ErrorCode', 'EvidenceInput', 'EvidenceKind', 'EvidencePiece', 'ExplainDiagnosticInput', 'FallbackReason',
+      'FileListing', 'FileOutline', 'FileSlice', 'FileStatus', 'FimKept', 'FimPrompt', 'FimPromptInput',
+      'FimTokens', 'Freshness', 'FusedItem', 'FusionTrace', 'HistoryEntry', 'ImportKind', 'ImportRow', 'IndentStyle',
+      'IndexOptions', 'IndexPhase', 'IndexProgress', 'IndexReport', 'IndexWatch', 'InstalledModel', 'LastPass',
+      'ListFilesOptions', 'ListedFile', 'Logger', 'ManifestFile', 'MergeEvidenceOptions', 'MergedEvidence',
+      'MintTokenOptions', 'ModelFingerprint', 'ModelManifest', 'ModelProblem', 'ModelProblemKind', 'ModelVerification',
+      'ModelsLocation', 'OmitReason', 'OmittedItem', 'PackSections', 'ParsedSymbolId', 'PassReason', 'PromptDiagnostic',
+      'ProposedChange', 'PullModelOptions', 'PullProgress', 'PullResult', 'RankedList', 'ReadFileOptions',
+      'RefactorInput', 'Reference', 'ReferenceGroup', 'ReferenceKind', 'ReferenceOptions', 'ReferencesResult',
+      'RelatedFile', 'RelatedFiles', 'RelatedOptions', 'RelatedRelations', 'RemovedModel', 'RepoMap', 'RepoMapFile',
+      'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'SearchMeta', 'SearchMode',
+      'SearchOptions', 'SearchResponse', 'SearchResult', 'SectionName', 'SemanticStatus', 'SimilarOptions',
+      'SkipReason', 'StatusReport', 'SubQueries', 'SymbolDefinition', 'SymbolHit', 'SymbolKind', 'SymbolMatch',
+      'SymbolOptions', 'SymbolRow', 'TaskContext', 'TaskSpec', 'TextEdit', 'TextMatch', 'TextSearchOptions',
+      'TextSearchResult', 'TokenCounter', 'ToolCallStyle', 'WatchEvent', 'WatchOptions', 'WatcherInfo',
+      'WorkspaceInput',
     ]);
   });
 

@@ -12,10 +12,17 @@ export interface SearchFlags {
   files?: boolean;
   rerank?: boolean;
   explain?: boolean;
+  mode?: string;
   path?: string[];
   lang?: string[];
   type?: string[];
   color?: boolean;
+}
+
+function parseMode(mode: string | undefined): 'lexical' | 'vector' | 'hybrid' | undefined {
+  if (mode === undefined) return undefined;
+  if (mode === 'lexical' || mode === 'vector' || mode === 'hybrid') return mode;
+  throw new EngineError('INVALID_ARGUMENT', { name: '--mode', reason: 'must be lexical, vector or hybrid' });
 }
 
 /** `scry search`: reads the query from the argument or stdin, builds the index first if there is none. */
@@ -34,6 +41,7 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
       files: flags.files,
       rerank: flags.rerank,
       explain: flags.explain,
+      mode: parseMode(flags.mode),
       path: flags.path,
       language: flags.lang,
       type: flags.type as ContentType[] | undefined,

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { createEngine, EngineError, type ConfigInput, type Engine, type IndexReport } from '../../index.js';
+import { formatIndexReport, formatSearch } from '../format.js';
+import type { CliIO } from '../io.js';
+import { ensureIndexed } from '../ensure-index.js';
+import { parseIntFlag } from '../flags.js';
+
+const PROVIDERS = ['ollama', 'openai', 'onnx', 'use-lite'] as const;
+
+interface EmbedFlags {
+  db?: string;
+  provider?: string;
+  model?: string;
+  url?: string;
+  json?: boolean;
+}
+
+interface SimilarFlags {
+  db?: string;
+  root?: string;
+  k?: string;
+  lang?: string;
+  json?: boolean;
+  color?: boolean;
+}
+
+/** `--provider`/`--model`/`--url` as config overrides for this run (scry.config.json's `embed` otherwise). */
+function embedOverrides(flags: EmbedFlags): ConfigInput | undefined {
+  if (flags.provider === undefined) {
+    if (flags.model !== undefined || flags.url !== undefined) throw new EngineError('INVALID_ARGUMENT', { name: '--model', reason: '--model and --url need --provider' });
+    return undefined;
+  }
+  const provider = flags.provider as (typeof PROVIDERS)[number];
+  if (!PROVIDERS.includes(provider)) throw new EngineError('INVALID_ARGUMENT', { name: '--provider', reason: `must be one of ${PROVIDERS.join(', ')}` });
+  const model = flags.model;
+  switch (provider) {
+    case 'ollama':
+      return { embed: { provider, ollama: { ...(model ? { model } : {}), ...(flags.url ? { baseUrl: flags.url } : {}) } } };
+    case 'openai':
+      if (!model || !flags.url) throw new EngineError('INVALID_ARGUMENT', { name: '--provider', reason: 'openai needs --model and --url (the API root, e.g. http://localhost:8080/v1)' });
+      return { embed: { provider, openai: { model, baseUrl: flags.url } } };
+    case 'onnx':
+      if (!model) throw new EngineError('INVALID_ARGUMENT', { name: '--provider', reason: 'onnx needs --model: a pulled model id (owner/name) or a model directory' });
+      return { embed: { provider, onnx: model.includes('/') && !model.startsWith('.') && !model.startsWith('/') && model.split('/').length === 2 ? { model } : { modelDir: resolve(model) } } };
+    case 'use-lite':
+      return { embed: { provider } };
+  }
+}
+
+function embeddingLine(report: IndexReport): string {
+  const e = report.embedding;
+  if (!e) return 'embedding: nothing to do (no provider configured)\n';
+  if ('error' in e) return `embedding stopped: ${e.error.message} (what was embedded is kept; run scry embed again to resume)\n`;
+  const secs = e.durationMs / 1000;
+  const rate = e.embedded > 0 && secs > 0 ? ` (${(e.embedded / secs).toFixed(1)} texts/s)` : '';
+  return `embedded ${e.embedded} chunk texts with ${e.model.provider}:${e.model.model} (${e.model.dimensions}-d) in ${secs.toFixed(1)} s${rate} · ${e.covered}/${e.chunks} chunks have vectors${e.removed > 0 ? ` · ${e.removed} stale vectors removed` : ''}\n`;
+}
+
+async function embedCommand(io: CliIO, dir: string | undefined, flags: EmbedFlags): Promise<number> {
+  const engine: Engine = await createEngine({ root: dir ?? io.cwd, db: flags.db, config: embedOverrides(flags) });
+  try {
+    let last = -1;
+    const report = await engine.embed({
+      onHandoff: (owner) => io.err(`scry: pid ${owner.pid} writes this index; it embeds in the background (see scry status)\n`),
+      onEmbedProgress: (p) => {
+        if (!io.stderrIsTTY || flags.json) return;
+        const pct = p.total === 0 ? 100 : Math.floor((100 * p.done) / p.total);
+        if (pct !== last) io.err(`\rembedding ${p.done}/${p.total} (${pct}%)`);
+        last = pct;
+      },
+    });
+    if (last >= 0) io.err('\n');
+    io.out(flags.json ? `${JSON.stringify({ root: engine.root, db: engine.dbPath, ...report }, null, 2)}\n` : formatIndexReport(report) + embeddingLine(report));
+    return report.embedding && 'error' in report.embedding ? 1 : 0;
+  } finally {
+    engine.close();
+  }
+}
+
+/** `FILE`, `FILE:START-END` or `-` (stdin) → the snippet, and the file to leave out of the results. */
+function readSnippet(io: CliIO, target: string, stdin: string): { text: string; exclude?: string } {
+  if (target === '-') return { text: stdin };
+  const m = /^(.*?):(\d+)-(\d+)$/.exec(target);
+  const path = m ? m[1]! : target;
+  let text: string;
+  try {
+    text = readFileSync(resolve(io.cwd, path), 'utf8');
+  } catch (err) {
+    throw new EngineError('FILE_NOT_FOUND', { path, reason: (err as Error).message });
+  }
+  if (m) {
+    const [start, end] = [Number(m[2]), Number(m[3])];
+    if (start < 1 || end < start) throw new EngineError('INVALID_ARGUMENT', { name: 'FILE:START-END', reason: 'needs 1 <= START <= END' });
+    text = text.split('\n').slice(start - 1, end).join('\n');
+  }
+  return { text, exclude: path };
+}
+
+async function similarCommand(io: CliIO, target: string, flags: SimilarFlags): Promise<number> {
+  const limit = parseIntFlag(flags.k, '-k', 100);
+  const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db });
+  try {
+    const { text, exclude } = readSnippet(io, target, target === '-' ? await io.readStdin() : '');
+    await ensureIndexed(io, engine, flags.json);
+    const rel = exclude ? resolve(io.cwd, exclude).slice(engine.root.length + 1) : undefined;
+    const response = await engine.similar(text, { limit, language: flags.lang, excludeFile: rel });
+    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.stdoutIsTTY));
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+/** `scry embed` and `scry similar`. */
+export function registerEmbedCommands(program: Command, io: CliIO, result: { code: number; json: boolean }): void {
+  program
+    .command('embed')
+    .description(
+      'Embed every chunk text of the index that has no vector for the embedding model yet (after an incremental pass), with progress; resumable: what was embedded is kept if it stops. ' +
+        'The provider comes from `embed` in scry.config.json, or from --provider for this run. Vectors are cached by chunk content hash and model fingerprint.',
+    )
+    .argument('[dir]', 'project root (default: current directory)')
+    .option('--db <path>', 'index database to use')
+    .option('--provider <name>', `embedding provider for this run: ${PROVIDERS.join(', ')}`)
+    .option('--model <name>', 'model: the Ollama/OpenAI model name, or for onnx a pulled model id (owner/name) or a model directory')
+    .option('--url <url>', 'endpoint: Ollama base URL (default http://127.0.0.1:11434), or the OpenAI-compatible API root (…/v1)')
+    .option('--json', 'machine-readable output: the index report with `embedding`')
+    .addHelpText('after', '\nExamples:\n  scry embed --provider ollama --model nomic-embed-text\n  scry embed --provider openai --url http://localhost:8080/v1 --model bge-small\n  scry embed --provider onnx --model Xenova/bge-small-en-v1.5   # after scry models pull\n  scry embed --provider use-lite   # bundled USE-lite: no setup, slow, weak on code')
+    .action(async (dir: string | undefined, flags: EmbedFlags) => {
+      result.json = Boolean(flags.json);
+      result.code = await embedCommand(io, dir, flags);
+    });
+
+  program
+    .command('similar')
+    .description('Find code similar to a snippet: FILE, FILE:START-END or - (stdin). A vector search when the index has vectors; otherwise the snippet\'s most distinctive identifiers, lexically (said in the summary line). The snippet\'s own file is left out.')
+    .argument('<target>', 'FILE, FILE:START-END, or - for stdin')
+    .option('--db <path>', 'index database to use')
+    .option('-C, --root <dir>', 'project root (default: current directory)')
+    .option('-k <n>', 'number of results (1-100, default 5)')
+    .option('--lang <language>', 'only this language')
+    .option('--json', 'JSON output, as scry search --json')
+    .option('--no-color', 'no ANSI colour in human output')
+    .addHelpText('after', '\nExamples:\n  scry similar src/db/open.ts:10-40\n  pbpaste | scry similar - -k 10')
+    .action(async (target: string, flags: SimilarFlags) => {
+      result.json = Boolean(flags.json);
+      result.code = await similarCommand(io, target, flags);
+    });
+}

@@ -1,0 +1,319 @@
+import { EngineError } from '../core/errors.js';
+import {
+  createScanKernel,
+  createWasmMemory,
+  WASM_MAX_PAGES,
+  WASM_PAGE_BYTES,
+  type KernelName,
+  type KernelPreference,
+  type ScanKernel,
+  type WasmMemory,
+} from './kernel/scan-kernel.js';
+import { TopK } from './kernel/top-k.js';
+import { decodeVectorBlob, MAX_VECTOR_DIMENSIONS, quantizeInto, type DecodedVector, type QuantizedVector } from './quantize.js';
+
+/**
+ * An exact (brute-force) vector index: every search scores every row with a WebAssembly SIMD
+ * kernel and keeps the best k (issue 8). At 500K × 384 int8 a scan reads 192 MB; see
+ * bench/vector-scan.ts for what that costs here against a naive JS loop.
+ *
+ * Memory. All rows live in one WebAssembly.Memory the index owns, cut into chunks of `chunkRows`
+ * rows. The memory grows by one chunk when the last one is full and never moves a row on growth
+ * (V8 reserves the whole 4 GiB address range of a wasm32 memory up front, so growing maps pages in
+ * place; nothing is copied). A removed row is replaced by the last row (one row copied), so the
+ * rows stay dense; memory does not shrink after removals (a wasm memory cannot), and is reused
+ * by the next adds. Layout, every part 16-byte aligned:
+ *
+ *   [query: dp bytes (int8) or 4·dp (float32)] [scores: 4·chunkRows]
+ *   [chunk 0: rows (chunkRows × rowBytes), int8 only: scales (4·chunkRows)] [chunk 1] …
+ *
+ * `dp` is the dimension zero-padded to a multiple of 16 (int8) or 4 (float32). Scores are
+ * computed one chunk at a time into the shared scores area (it stays in cache) and selected in JS
+ * right after, so selection costs a compare per row.
+ *
+ * Scores: int8 storage gives `dot(q8, row8) · qScale · rowScale`, the cosine up to quantization
+ * error (see quantize.ts), float32 storage the float dot product; both are the cosine for the
+ * unit vectors providers return. Results are best first, equal scores by ascending id.
+ */
+
+export type VectorStorage = 'int8' | 'float32';
+
+export interface FlatVectorIndexOptions {
+  /** Components per vector, 1..65535 (what a vector blob records). Every vector must have exactly this many. */
+  readonly dimensions: number;
+  /** `int8` (default): quantized, dim + 4 bytes a row. `float32`: exact, 4·dim bytes a row. */
+  readonly storage?: VectorStorage;
+  /** `auto` (default): the WebAssembly SIMD kernel when the runtime has SIMD, else JS loops. `simd` throws without it. */
+  readonly kernel?: KernelPreference;
+  /** Rows per chunk, the unit memory grows by: 16..1,048,576, default 8192 (3 MB of 384-d int8 rows). */
+  readonly chunkRows?: number;
+}
+
+export interface VectorHit {
+  readonly id: number;
+  /** ≈ cosine (int8: within quantization error), higher is closer. */
+  readonly score: number;
+}
+
+export interface VectorIndexMemory {
+  readonly rows: number;
+  readonly capacityRows: number;
+  readonly chunks: number;
+  /** The WebAssembly memory: query + scores areas + every chunk allocated so far. */
+  readonly wasmBytes: number;
+  /** Slot → id tables (8 bytes a row of capacity). */
+  readonly idTableBytes: number;
+  /** id → slot map, estimated at `MAP_BYTES_PER_ENTRY` a row (V8 does not report a Map's size). */
+  readonly idMapBytesEstimate: number;
+  readonly totalBytes: number;
+}
+
+export const DEFAULT_CHUNK_ROWS = 8192;
+/** V8's hash map with small-integer keys and values, measured by bench/vector-scan.ts (≈ 20–30 B); rounded up. */
+export const MAP_BYTES_PER_ENTRY = 32;
+
+const align16 = (n: number): number => Math.ceil(n / 16) * 16;
+
+function invalid(name: string, reason: string): EngineError {
+  return new EngineError('INVALID_ARGUMENT', { name, reason });
+}
+
+export class FlatVectorIndex {
+  readonly dimensions: number;
+  readonly storage: VectorStorage;
+  readonly chunkRows: number;
+  /** Which kernel runs the scans: `wasm-simd`, or `js` where the runtime has no WebAssembly SIMD. */
+  readonly kernelName: KernelName;
+
+  /** Components per stored row after zero padding. */
+  private readonly dp: number;
+  private readonly rowBytes: number;
+  private readonly scoresOffset: number;
+  private readonly chunksOffset: number;
+  /** int8: offset of a chunk's scales after its rows. */
+  private readonly scalesInChunk: number;
+  private readonly chunkBytes: number;
+  private readonly memory: WasmMemory;
+  private readonly kernel: ScanKernel;
+  private readonly chunkIds: Float64Array[] = [];
+  private readonly slotOf = new Map<number, number>();
+  private count = 0;
+  private buffer: ArrayBuffer;
+  private i8: Int8Array;
+  private f32: Float32Array;
+
+  constructor(options: FlatVectorIndexOptions) {
+    const { dimensions, storage = 'int8', kernel = 'auto', chunkRows = DEFAULT_CHUNK_ROWS } = options;
+    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_VECTOR_DIMENSIONS) {
+      throw invalid('dimensions', `${dimensions}; expected an integer in 1..${MAX_VECTOR_DIMENSIONS}`);
+    }
+    if (storage !== 'int8' && storage !== 'float32') throw invalid('storage', `"${String(storage)}"; expected int8 or float32`);
+    if (!Number.isInteger(chunkRows) || chunkRows < 16 || chunkRows > 1 << 20) {
+      throw invalid('chunkRows', `${chunkRows}; expected an integer in 16..1048576`);
+    }
+    this.dimensions = dimensions;
+    this.storage = storage;
+    this.chunkRows = chunkRows;
+    this.dp = storage === 'int8' ? align16(dimensions) : Math.ceil(dimensions / 4) * 4;
+    this.rowBytes = storage === 'int8' ? this.dp : this.dp * 4;
+    this.scoresOffset = align16(this.rowBytes);
+    this.chunksOffset = this.scoresOffset + align16(chunkRows * 4);
+    this.scalesInChunk = align16(chunkRows * this.rowBytes);
+    this.chunkBytes = this.scalesInChunk + (storage === 'int8' ? align16(chunkRows * 4) : 0);
+    this.memory = createWasmMemory(Math.ceil(this.chunksOffset / WASM_PAGE_BYTES));
+    this.kernel = createScanKernel(this.memory, kernel);
+    this.kernelName = this.kernel.name;
+    this.buffer = this.memory.buffer;
+    this.i8 = new Int8Array(this.buffer);
+    this.f32 = new Float32Array(this.buffer);
+  }
+
+  /** Rows stored. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Bytes held: `memoryReport().totalBytes`. */
+  get bytes(): number {
+    return this.memoryReport().totalBytes;
+  }
+
+  memoryReport(): VectorIndexMemory {
+    const wasmBytes = this.memory.buffer.byteLength;
+    const idTableBytes = this.chunkIds.length * this.chunkRows * 8;
+    const idMapBytesEstimate = this.slotOf.size * MAP_BYTES_PER_ENTRY;
+    return {
+      rows: this.count,
+      capacityRows: this.chunkIds.length * this.chunkRows,
+      chunks: this.chunkIds.length,
+      wasmBytes,
+      idTableBytes,
+      idMapBytesEstimate,
+      totalBytes: wasmBytes + idTableBytes + idMapBytesEstimate,
+    };
+  }
+
+  has(id: number): boolean {
+    return this.slotOf.has(id);
+  }
+
+  /**
+   * Stores `vector` under `id` (a safe integer), replacing any vector the id had. `vector` is a
+   * Float32Array, a quantized vector, or a blob from quantize.ts (int8 or float32; an int8 blob
+   * into float32 storage is dequantized, a float32 one into int8 storage quantized). Throws
+   * INVALID_ARGUMENT on a wrong dimension, a non-finite component or a malformed blob, and
+   * TOO_LARGE when the memory cannot grow (4 GiB).
+   */
+  add(id: number, vector: Float32Array | Uint8Array | QuantizedVector): void {
+    if (!Number.isSafeInteger(id)) throw invalid('id', `${id}; expected a safe integer`);
+    const v = toDecoded(vector);
+    if (v.values.length !== this.dimensions) {
+      throw invalid('vector', `${v.values.length} dimensions; this index holds ${this.dimensions}`);
+    }
+    if (v.kind === 'float32') assertFinite(v.values);
+    else if (!(Number.isFinite(v.scale) && v.scale >= 0)) throw invalid('vector', `scale ${v.scale}`);
+    let slot = this.slotOf.get(id);
+    if (slot === undefined) slot = this.allocate(id);
+    if (this.storage === 'int8') this.writeInt8(slot, v);
+    else this.writeFloat32(slot, v);
+  }
+
+  /** Bulk load, e.g. straight from the vectors table: `add` for each row. Returns the rows read. */
+  addBlobs(rows: Iterable<{ readonly id: number; readonly blob: Uint8Array }>): number {
+    let n = 0;
+    for (const { id, blob } of rows) {
+      this.add(id, blob);
+      n++;
+    }
+    return n;
+  }
+
+  /** Drops `id`'s vector; false when it had none. The last row moves into its slot. */
+  remove(id: number): boolean {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return false;
+    this.slotOf.delete(id);
+    const last = --this.count;
+    if (slot !== last) {
+      const from = this.rowOffset(last);
+      this.refreshViews();
+      new Uint8Array(this.buffer).copyWithin(this.rowOffset(slot), from, from + this.rowBytes);
+      if (this.storage === 'int8') this.f32[this.scaleIndex(slot)] = this.f32[this.scaleIndex(last)]!;
+      const movedId = this.idAt(last);
+      this.chunkIds[Math.floor(slot / this.chunkRows)]![slot % this.chunkRows] = movedId;
+      this.slotOf.set(movedId, slot);
+    }
+    return true;
+  }
+
+  /**
+   * The k rows closest to `query` (a vector of `dimensions` floats, unit length for cosine
+   * scores), best first, equal scores by ascending id. `filter` is asked only about rows whose
+   * score would enter the current top k; a row it rejects is skipped (it must not change the
+   * index). k larger than the index gives every row. Throws INVALID_ARGUMENT on a wrong
+   * dimension, a non-finite component or a k that is not a non-negative integer.
+   */
+  search(query: Float32Array, k: number, filter?: (id: number) => boolean): VectorHit[] {
+    if (!Number.isInteger(k) || k < 0) throw invalid('k', `${k}; expected a non-negative integer`);
+    if (query.length !== this.dimensions) {
+      throw invalid('query', `${query.length} dimensions; this index holds ${this.dimensions}`);
+    }
+    assertFinite(query);
+    if (k === 0 || this.count === 0) return [];
+    this.refreshViews();
+    let qScale = 0;
+    if (this.storage === 'int8') {
+      qScale = quantizeInto(query, this.i8.subarray(0, this.dp));
+      this.i8.fill(0, this.dimensions, this.dp);
+    } else {
+      this.f32.set(query, 0);
+      this.f32.fill(0, this.dimensions, this.dp);
+    }
+    const top = new TopK(Math.min(k, this.count));
+    const scores = new Float32Array(this.buffer, this.scoresOffset, this.chunkRows);
+    for (let c = 0; c * this.chunkRows < this.count; c++) {
+      const n = Math.min(this.chunkRows, this.count - c * this.chunkRows);
+      const rows = this.chunksOffset + c * this.chunkBytes;
+      if (this.storage === 'int8') this.kernel.scoreI8(0, rows, rows + this.scalesInChunk, n, this.dp, qScale, this.scoresOffset);
+      else this.kernel.dotF32(0, rows, n, this.dp, this.scoresOffset);
+      top.offerAll(scores, n, this.chunkIds[c]!, filter);
+    }
+    return top.sorted();
+  }
+
+  private idAt(slot: number): number {
+    return this.chunkIds[Math.floor(slot / this.chunkRows)]![slot % this.chunkRows]!;
+  }
+
+  private rowOffset(slot: number): number {
+    const c = Math.floor(slot / this.chunkRows);
+    return this.chunksOffset + c * this.chunkBytes + (slot % this.chunkRows) * this.rowBytes;
+  }
+
+  /** Index into `f32` of an int8 row's scale. */
+  private scaleIndex(slot: number): number {
+    const c = Math.floor(slot / this.chunkRows);
+    return (this.chunksOffset + c * this.chunkBytes + this.scalesInChunk) / 4 + (slot % this.chunkRows);
+  }
+
+  /** A new slot at the end for `id`, growing the memory by one chunk when the last one is full. */
+  private allocate(id: number): number {
+    const slot = this.count;
+    if (slot === this.chunkIds.length * this.chunkRows) this.growChunk();
+    this.chunkIds[Math.floor(slot / this.chunkRows)]![slot % this.chunkRows] = id;
+    this.slotOf.set(id, slot);
+    this.count++;
+    return slot;
+  }
+
+  private growChunk(): void {
+    const need = this.chunksOffset + (this.chunkIds.length + 1) * this.chunkBytes;
+    const have = this.memory.buffer.byteLength;
+    if (need > have) {
+      try {
+        this.memory.grow(Math.ceil((need - have) / WASM_PAGE_BYTES));
+      } catch (cause) {
+        throw new EngineError('TOO_LARGE', { what: 'the vector index', size: need, unit: 'bytes', limit: WASM_MAX_PAGES * WASM_PAGE_BYTES }, { cause });
+      }
+    }
+    this.chunkIds.push(new Float64Array(this.chunkRows));
+  }
+
+  /** Typed-array views die when the memory grows; recreate them then. */
+  private refreshViews(): void {
+    if (this.buffer === this.memory.buffer) return;
+    this.buffer = this.memory.buffer;
+    this.i8 = new Int8Array(this.buffer);
+    this.f32 = new Float32Array(this.buffer);
+  }
+
+  private writeInt8(slot: number, v: DecodedVector): void {
+    this.refreshViews();
+    const at = this.rowOffset(slot);
+    const row = this.i8.subarray(at, at + this.dp);
+    const scale = v.kind === 'float32' ? quantizeInto(v.values, row) : (row.set(v.values), v.scale);
+    row.fill(0, this.dimensions);
+    this.f32[this.scaleIndex(slot)] = scale;
+  }
+
+  private writeFloat32(slot: number, v: DecodedVector): void {
+    this.refreshViews();
+    const at = this.rowOffset(slot) / 4;
+    const row = this.f32.subarray(at, at + this.dp);
+    if (v.kind === 'float32') row.set(v.values);
+    else for (let i = 0; i < v.values.length; i++) row[i] = v.values[i]! * v.scale;
+    row.fill(0, this.dimensions);
+  }
+}
+
+function toDecoded(vector: Float32Array | Uint8Array | QuantizedVector): DecodedVector {
+  if (vector instanceof Float32Array) return { kind: 'float32', values: vector };
+  if (vector instanceof Uint8Array) return decodeVectorBlob(vector);
+  return { kind: 'int8', values: vector.values, scale: vector.scale };
+}
+
+function assertFinite(v: ArrayLike<number>): void {
+  for (let i = 0; i < v.length; i++) {
+    if (!Number.isFinite(v[i]!)) throw invalid('vector', `component ${i} is ${v[i]}, not a finite number`);
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The engine's semantic layer (issue 8): the configured embedding provider, created on first use;
+ * the embedding pass after each lexical pass (and in slices while a watcher is idle); the choice of
+ * search mode with the reason stated; query embedding under a time limit. Nothing here ever makes
+ * a search fail: without a provider, without vectors, or with a provider that is down, search
+ * answers lexically and `meta.semantic` says why.
+ */
+import type { ResolvedConfig } from '../config/resolve.js';
+import { EngineError, isEngineError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { createEmbeddingProvider } from '../embed/create-provider.js';
+import { fingerprintKey, type EmbeddingProvider, type ModelFingerprint } from '../embed/provider.js';
+import { readEmbedState, runEmbedPass, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
+import type { SearchMode } from '../search/search-result.js';
+import { VectorIndexCache, type VectorSnapshot } from '../search/vector-search.js';
+import type { IndexStore } from '../store/index-store.js';
+import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
+
+/** One slice of background embedding while a watcher is idle. */
+const IDLE_SLICE_MS = 2000;
+
+export interface ModePlan {
+  readonly mode: SearchMode;
+  readonly snapshot?: VectorSnapshot | undefined;
+  /** What semantic search does, or why it is not used. */
+  readonly reason: string;
+}
+
+const isSemanticFailure = (err: unknown): boolean =>
+  isEngineError(err) && (err.code === 'EMBEDDING_UNAVAILABLE' || err.code === 'EMBEDDING_FAILED' || err.code === 'MODEL_NOT_FOUND' || err.code === 'MODEL_INVALID' || err.code === 'CONFIG_INVALID');
+
+export class SemanticLayer {
+  private created = false;
+  private provider: EmbeddingProvider | undefined;
+  private readonly vectors = new VectorIndexCache();
+
+  constructor(
+    private readonly config: ResolvedConfig,
+    private readonly logger: Logger,
+    private readonly now: () => number,
+  ) {}
+
+  get configured(): boolean {
+    return this.config.embed.provider !== 'none';
+  }
+
+  /** The provider, created once; undefined for `none`. */
+  private get(): EmbeddingProvider | undefined {
+    if (!this.created) {
+      this.created = true;
+      this.provider = createEmbeddingProvider(this.config.embed, { modelsDir: this.config.models.dir, apiKey: this.config.embedApiKey() });
+    }
+    return this.provider;
+  }
+
+  /** Embeds what is pending, to the end (`scry embed`, and after a pass). Throws the provider's errors. */
+  async embed(store: IndexStore, options: { signal?: AbortSignal | undefined; onProgress?: ((p: EmbedProgress) => void) | undefined; budgetMs?: number | undefined } = {}): Promise<EmbedReport> {
+    const provider = this.get();
+    if (!provider) throw new EngineError('INVALID_ARGUMENT', { name: 'embed.provider', reason: 'no embedding provider is configured (set embed.provider, or pass --provider)' });
+    const { batchSize, maxChars, storage } = this.config.embed;
+    return runEmbedPass({ store, provider, batchSize, maxChars, storage, logger: this.logger, now: this.now, ...options });
+  }
+
+  /** After a lexical pass: embeds, but a provider failure only becomes a warning (lexical search is ready). */
+  async embedAfterPass(store: IndexStore, options: { signal?: AbortSignal | undefined; onProgress?: ((p: EmbedProgress) => void) | undefined; budgetMs?: number | undefined }): Promise<EmbedReport | { readonly error: { readonly code: string; readonly message: string } } | undefined> {
+    if (!this.configured) return undefined;
+    try {
+      return await this.embed(store, options);
+    } catch (err) {
+      if (!isSemanticFailure(err)) throw err;
+      const e = err as EngineError;
+      this.logger.warn(`embedding stopped: ${e.message}`, { code: e.code });
+      return { error: { code: e.code, message: e.message } };
+    }
+  }
+
+  /** One idle slice for a watcher: true when more is pending. */
+  async idleSlice(store: IndexStore, signal: AbortSignal): Promise<boolean> {
+    const report = await this.embedAfterPass(store, { signal, budgetMs: IDLE_SLICE_MS });
+    return report !== undefined && !('error' in report) && report.pending > 0;
+  }
+
+  /** The mode a search runs in, with its vectors, and the sentence saying why. */
+  plan(store: IndexStore, requested: 'auto' | SearchMode): ModePlan {
+    if (requested === 'lexical') return { mode: 'lexical', reason: 'lexical: asked for' };
+    if (!this.configured) return { mode: 'lexical', reason: SEMANTIC_UNAVAILABLE };
+    let provider: EmbeddingProvider | undefined;
+    try {
+      provider = this.get();
+    } catch (err) {
+      return { mode: 'lexical', reason: `lexical only: ${(err as Error).message}` };
+    }
+    const { model } = readEmbedState(store);
+    if (!provider || !model || model.provider !== provider.name || model.model !== provider.model) {
+      return { mode: 'lexical', reason: `lexical only: no vectors yet for ${provider?.name}:${provider?.model} (run \`scry embed\`)` };
+    }
+    const snapshot = this.vectors.sync(store, fingerprintKey(model));
+    if (!snapshot) return { mode: 'lexical', reason: `lexical only: no vectors yet for ${provider.name}:${provider.model} (run \`scry embed\`)` };
+    const mode: SearchMode = requested === 'auto' ? 'hybrid' : requested;
+    const chunks = store.read(() => store.chunks.count());
+    const coverage = snapshot.size >= chunks ? `${snapshot.size} chunks` : `${snapshot.size} of ${chunks} chunks (embedding in progress)`;
+    return { mode, snapshot, reason: `${mode}: ${provider.name}:${provider.model}, ${coverage}` };
+  }
+
+  /** Query vectors within `embed.queryTimeoutMs`. */
+  async embedQueries(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const provider = this.get();
+    if (!provider) throw new EngineError('EMBEDDING_UNAVAILABLE', { provider: 'none', reason: 'no provider is configured' });
+    const timeout = AbortSignal.timeout(this.config.embed.queryTimeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      return await provider.embed(texts, { signal: combined, purpose: 'query' });
+    } catch (err) {
+      if (timeout.aborted && !signal?.aborted) throw new EngineError('EMBEDDING_UNAVAILABLE', { provider: provider.name, reason: `no query vector within ${this.config.embed.queryTimeoutMs} ms` });
+      throw err;
+    }
+  }
+
+  /** True when `err` is a provider failure that search answers lexically instead of throwing. */
+  static fallsBack(err: unknown): boolean {
+    return isSemanticFailure(err);
+  }
+
+  status(store: IndexStore | undefined): SemanticStatus {
+    const e = this.config.embed;
+    const model = e.provider === 'ollama' ? e.ollama.model : e.provider === 'openai' ? (e.openai?.model ?? null) : e.provider === 'onnx' ? (e.onnx?.model ?? e.onnx?.modelDir ?? null) : e.provider === 'use-lite' ? 'universal-sentence-encoder-lite' : null;
+    const saved: { model: ModelFingerprint | undefined; state: EmbedState | undefined } = store ? readEmbedState(store) : { model: undefined, state: undefined };
+    const chunks = store ? store.read(() => store.chunks.count()) : 0;
+    const covered = store && saved.model ? store.read(() => store.embeddings.coveredChunks(fingerprintKey(saved.model!))) : 0;
+    const reason = !this.configured ? SEMANTIC_UNAVAILABLE : covered === 0 ? 'lexical only: no vectors yet (run `scry embed`)' : `hybrid: ${covered} of ${chunks} chunks have vectors`;
+    return { provider: e.provider, model, vectorsModel: saved.model ?? null, covered, chunks, pending: Math.max(0, chunks - covered), lastError: saved.state?.error ?? null, reason };
+  }
+
+  async close(): Promise<void> {
+    await this.provider?.close().catch(() => undefined);
+    this.provider = undefined;
+    this.created = false;
+  }
+}
