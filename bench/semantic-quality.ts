@@ -4,7 +4,7 @@
  * lite (`embed.provider: use-lite`). Also measures the embedding pipeline against the raw
  * provider in the same run, and search latency without the query embedding.
  *
- *   npx tsx bench/semantic-quality.ts [--provider use-lite] [--fresh]
+ *   npx tsx bench/semantic-quality.ts [--provider use-lite] [--fresh] [--vector-weight W] [--symbol-weight W]
  *
  * The corpus index with its vectors is kept in bench/.semantic-cache/ (git-ignored; embedding the
  * ~4K chunks with USE-lite takes 10–20 minutes on 2 cores), so later runs only search; --fresh
@@ -55,7 +55,8 @@ async function main(): Promise<void> {
   mkdirSync(CACHE, { recursive: true });
   const root = join(CACHE, 'corpus');
   if (!existsSync(root)) buildCorpus(root);
-  const config: ConfigInput = { embed: { provider, batchSize: 32 } };
+  const fusion = { ...(arg('--vector-weight') ? { vector: Number(arg('--vector-weight')) } : {}), ...(arg('--symbol-weight') ? { symbol: Number(arg('--symbol-weight')) } : {}) };
+  const config: ConfigInput = { embed: { provider, batchSize: 32 }, search: { fusion } };
   const engine: Engine = await createEngine({ root, db: join(CACHE, `${provider}.db`), env: {}, config });
   let embedding: EmbedReport | undefined;
   let rawRate: number | undefined;
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
       }
     }
     const f3 = (x: number): string => x.toFixed(3);
-    const lines = [`load ${env.loadAvg1m.toFixed(2)}, commit ${env.commit ?? '?'}${env.dirty ? ' (dirty)' : ''}, provider ${provider}, ${engine.status().chunks} chunks`];
+    const lines = [`load ${env.loadAvg1m.toFixed(2)}, commit ${env.commit ?? '?'}${env.dirty ? ' (dirty)' : ''}, provider ${provider}, ${engine.status().chunks} chunks, fusion ${JSON.stringify(engine.config.search.fusion)}`];
     lines.push('', `mode      slice         n  recall@1  recall@5  recall@10  MRR@10`);
     for (const mode of MODES) {
       const all = summary(ranks[mode]);

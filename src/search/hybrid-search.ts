@@ -11,7 +11,7 @@ import type { IndexStore } from '../store/index-store.js';
 import { compileFilters } from './filters.js';
 import { fuseRrf, type RankedList } from './fusion.js';
 import { lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
-import { aggregateFiles, capPerFile, dedupeOverlaps, displayScore } from './rank.js';
+import { capPerFile, dedupeOverlaps, displayScore } from './rank.js';
 import type { SearchMode, SearchResult } from './search-result.js';
 import { highlightTerms } from './snippet.js';
 import { parseSubQueries } from './sub-queries.js';
@@ -41,8 +41,6 @@ function codeWords(text: string): string[] {
   return [...out].slice(0, 16);
 }
 
-const keyOf = (chunkId: number): string => String(chunkId);
-
 /** Chunks defining a symbol named in code form in `texts`, exact names first. */
 function symbolList(store: IndexStore, texts: readonly string[], depth: number): number[] {
   const ids: number[] = [];
@@ -57,58 +55,65 @@ function symbolList(store: IndexStore, texts: readonly string[], depth: number):
   return ids;
 }
 
-/** The vector search or hybrid search of `params.query`. */
-export async function hybridSearch(store: IndexStore, params: HybridParams): Promise<LexicalOutcome & { similarity: ReadonlyMap<number, number> }> {
+/**
+ * The vector search or hybrid search of `params.query`. Chunk mode fuses chunk rankings; files
+ * mode fuses file rankings (each list's files in the order of their best chunk; the lexical list
+ * is the lexical search's own file ranking), since summing flat RRF shares per file would favour
+ * files with many middling chunks over the one with the best.
+ */
+export async function hybridSearch(store: IndexStore, params: HybridParams): Promise<LexicalOutcome & { similarity: ReadonlyMap<string, number> }> {
   const subs = parseSubQueries(params.query);
   const { fusion, mode } = params;
+  const keyOf = (c: { chunkId: number; path: string }): string => (params.files ? c.path : String(c.chunkId));
   const lists: RankedList[] = [];
-  const candidates = new Map<number, FtsCandidate | SearchResult>();
+  /** Key → its result row (the first list to rank it decides, lexical first) and chunk id. */
+  const candidates = new Map<string, { id: number; row: FtsCandidate | SearchResult }>();
+  const offer = (id: number, row: FtsCandidate | SearchResult): string => {
+    const key = keyOf({ chunkId: id, path: row.path });
+    if (!candidates.has(key)) candidates.set(key, { id, row });
+    return key;
+  };
+  const filter = compileFilters(params.filters);
   let lexical: LexicalOutcome | undefined;
   const lexTexts = [...(subs.plain.trim() ? [subs.plain] : []), ...subs.lex];
   if (mode === 'hybrid') {
     for (const text of lexTexts) {
-      const outcome = lexicalSearch(store, { ...params, query: text, limit: fusion.depth, files: false, explain: false });
+      const outcome = lexicalSearch(store, { ...params, query: text, limit: fusion.depth, explain: false });
       lexical ??= outcome;
-      outcome.chunkIds.forEach((id, i) => candidates.set(id, outcome.results[i]!));
-      lists.push({ list: 'lexical', query: subs.typed ? text : undefined, weight: fusion.weights.lexical, keys: outcome.chunkIds.map(keyOf) });
+      const keys = outcome.chunkIds.map((id, i) => offer(id, outcome.results[i]!));
+      lists.push({ list: 'lexical', query: subs.typed ? text : undefined, weight: fusion.weights.lexical, keys });
     }
-    const symbols = symbolList(store, lexTexts, fusion.depth);
-    if (symbols.length > 0) lists.push({ list: 'symbol', weight: fusion.weights.symbol, keys: symbols.map(keyOf) });
+    const symbols = store.read(() => store.search.byChunkIds(symbolList(store, lexTexts, fusion.depth), filter));
+    if (symbols.length > 0) lists.push({ list: 'symbol', weight: fusion.weights.symbol, keys: symbols.map((r) => offer(r.chunkId, r)) });
   }
   const vecTexts = [...(subs.plain.trim() ? [subs.plain] : []), ...subs.vec, ...subs.hyde];
-  const similarity = new Map<number, number>();
-  const filter = compileFilters(params.filters);
+  const similarity = new Map<string, number>();
   const filtered = filter.languages?.length || filter.contentTypes?.length || filter.pathMatch;
   if (vecTexts.length > 0) {
     const vectors = await params.embedQueries(vecTexts);
     vectors.forEach((v, i) => {
       // filters need the chunk's row: over-fetch, then keep the first `depth` that pass
-      const hits = params.vectors.index.search(v, filtered ? fusion.depth * 4 : fusion.depth);
-      const rows = store.read(() => store.search.byChunkIds(hits.map((h) => h.id), filter)).slice(0, fusion.depth);
+      const hits = params.vectors.index.search(v, filtered || params.files ? fusion.depth * 4 : fusion.depth);
       const cos = new Map(hits.map((h) => [h.id, h.score]));
-      for (const r of rows) {
-        if (!candidates.has(r.chunkId)) candidates.set(r.chunkId, r);
-        similarity.set(r.chunkId, Math.max(similarity.get(r.chunkId) ?? -Infinity, cos.get(r.chunkId)!));
+      const keys: string[] = [];
+      for (const r of store.read(() => store.search.byChunkIds(hits.map((h) => h.id), filter))) {
+        const key = offer(r.chunkId, r);
+        if (!keys.includes(key)) keys.push(key);
+        similarity.set(key, Math.max(similarity.get(key) ?? -Infinity, cos.get(r.chunkId)!));
+        if (keys.length >= fusion.depth) break;
       }
-      lists.push({ list: 'vector', query: vecTexts.length > 1 ? vecTexts[i]!.split('\n')[0]!.slice(0, 80) : undefined, weight: fusion.weights.vector, keys: rows.map((r) => keyOf(r.chunkId)) });
+      lists.push({ list: 'vector', query: vecTexts.length > 1 ? vecTexts[i]!.split('\n')[0]!.slice(0, 80) : undefined, weight: fusion.weights.vector, keys });
     });
   }
-  const fused = fuseRrf(lists, fusion.k);
-  // symbol-list chunks not met in another list still need their rows
-  const missing = fused.map((f) => Number(f.key)).filter((id) => !candidates.has(id));
-  for (const r of store.read(() => store.search.byChunkIds(missing, filter))) candidates.set(r.chunkId, r);
-  const ranked = fused.flatMap((f) => {
-    const c = candidates.get(Number(f.key));
-    return c ? [{ id: Number(f.key), c, path: c.path, startLine: c.startLine, endLine: c.endLine, score: f.score, fused: f }] : [];
+  const ranked = fuseRrf(lists, fusion.k).flatMap((f) => {
+    const c = candidates.get(f.key);
+    return c ? [{ key: f.key, id: c.id, c: c.row, path: c.row.path, startLine: c.row.startLine, endLine: c.row.endLine, score: f.score, fused: f }] : [];
   });
-  const scored = capPerFile(dedupeOverlaps(ranked), fusion.fileCap);
-  const picked = params.files
-    ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks as number | undefined }))
-    : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score, matches: undefined }));
+  const picked = (params.files ? ranked : capPerFile(dedupeOverlaps(ranked), fusion.fileCap)).slice(0, params.limit).map((hit) => ({ hit, score: hit.score, matches: 'matches' in hit.c ? hit.c.matches : undefined }));
   const marks = lexical?.marks ?? highlightTerms([]);
   const texts = new Map<string, string>(lexical?.texts ?? []);
   const results = picked.map(({ hit, score, matches }): SearchResult => {
-    const cos = similarity.get(hit.id);
+    const cos = similarity.get(hit.key);
     const fusionTrace = { score: hit.fused.score, k: fusion.k, contributions: hit.fused.contributions, ...(cos !== undefined ? { similarity: displayScore(cos) } : {}) };
     const extra = {
       ...(matches !== undefined ? { matches } : {}),

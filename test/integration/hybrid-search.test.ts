@@ -96,6 +96,11 @@ describe('hybrid search with an Ollama-compatible provider', () => {
       }
       const lists = new Set(r.results.flatMap((x) => x.fusion!.contributions.map((c) => c.list)));
       expect(lists).toEqual(new Set(['lexical', 'vector']));
+      // files mode fuses file rankings: one result per file, ranks counted among files
+      const files = await engine.search('retry with exponential backoff', { explain: true, files: true });
+      expect(new Set(files.results.map((x) => x.path)).size).toBe(files.results.length);
+      const lexRanks = files.results.flatMap((x) => x.fusion!.contributions.filter((c) => c.list === 'lexical').map((c) => c.rank)).sort((a, b) => a - b);
+      expect(lexRanks).toEqual(Array.from({ length: lexRanks.length }, (_, i) => i + 1));
       // fused scores never increase down the list (the per-file cap moves whole results only)
       const scores = r.results.map((x) => x.fusion!.score);
       expect(scores.filter((s, i) => i > 0 && s > scores[i - 1]! + 1e-12).length).toBeLessThanOrEqual(1);

