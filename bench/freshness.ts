@@ -43,7 +43,7 @@ import Database from 'better-sqlite3';
 import { createEngine, type Engine, type IndexReport, type IndexWatch, type WatchEvent } from '../src/index.js';
 import { ensureCorpus } from './corpus.js';
 import { environment, parseArgs, readResult, REPO_ROOT, writeResult } from './results.js';
-import { cpuMs, fmtMB, fmtMs, MB, median, round2, RssSampler, summarize, timeAsync } from './stats.js';
+import { cpuMs, fmtMB, fmtMs, MB, median, round2, RssSampler, summarize, timeAsync, prng } from './stats.js';
 
 const TARGETS = { latencyP95AtDebounce100Ms: 300, idleCpuMsPerMinDelta: 0, stormPassesMax: 5 } as const;
 const DEFAULT_MIRROR = '/work/.mirror/colinhacks+zod/repo';
@@ -64,17 +64,6 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
 const fmtLoad = (load: readonly number[]): string => load.map((x) => x.toFixed(2)).join(' ');
 
-/** mulberry32: the same edit sequence in every phase. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Lowercase letters only: scry splits identifiers on letter/digit and case boundaries. */
 function randomWord(n: number): string {

@@ -25,7 +25,7 @@ import { IndexStore } from '../src/store/index-store.js';
 import { ensureCorpus } from './corpus.js';
 import { benchQueries } from './queries.js';
 import { environment, writeResult } from './results.js';
-import { percentile } from './stats.js';
+import { percentile, prng } from './stats.js';
 
 const MODEL = 'bench:random:384:1';
 
@@ -34,17 +34,6 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** A seeded generator (mulberry32), so runs embed the same vectors. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function unitVector(dim: number, next: () => number): Float32Array {
   const v = new Float32Array(dim);
@@ -67,7 +56,7 @@ async function main(): Promise<void> {
       process.stderr.write(`indexed ${report.filesIndexed} files in ${(report.durationMs / 1000).toFixed(1)} s\n`);
     }
     const store = IndexStore.open(dbPath, { create: false });
-    const next = random(42);
+    const next = prng(42);
     const hashes = new Set<string>();
     for (const row of store.embeddings.chunkIds()) hashes.add(row.hash);
     const t0 = performance.now();

@@ -20,7 +20,7 @@ import { TopK } from '../src/embed/kernel/top-k.js';
 import { simdSupported } from '../src/embed/kernel/scan-kernel.js';
 import { encodeInt8Blob, quantize, VECTOR_BLOB_HEADER } from '../src/embed/quantize.js';
 import { environment, writeResult } from './results.js';
-import { fmtMB, fmtMs, MB, round2, summarize, timeSync } from './stats.js';
+import { fmtMB, fmtMs, MB, round2, summarize, timeSync, prng } from './stats.js';
 
 function numberFlag(name: string, fallback: number): number {
   const argv = process.argv.slice(2);
@@ -40,17 +40,6 @@ const SEED = numberFlag('seed', 42);
 const WARMUP = 3;
 const STRIDE = VECTOR_BLOB_HEADER + DIM;
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Fills `out` with N(0, 1) components (Box–Muller) and scales it to unit length. */
 function gaussianUnit(rand: () => number, out: Float32Array): Float32Array {

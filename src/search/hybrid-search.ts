@@ -67,8 +67,8 @@ export async function hybridSearch(store: IndexStore, params: HybridParams): Pro
   const keyOf = (c: { chunkId: number; path: string }): string => (params.files ? c.path : String(c.chunkId));
   const lists: RankedList[] = [];
   /** Key → its result row (the first list to rank it decides, lexical first) and chunk id. */
-  const candidates = new Map<string, { id: number; row: FtsCandidate | SearchResult }>();
-  const offer = (id: number, row: FtsCandidate | SearchResult): string => {
+  const candidates = new Map<string, { id: number; row: FtsCandidate & { matches?: number | undefined } }>();
+  const offer = (id: number, row: FtsCandidate & { matches?: number | undefined }): string => {
     const key = keyOf({ chunkId: id, path: row.path });
     if (!candidates.has(key)) candidates.set(key, { id, row });
     return key;
@@ -78,9 +78,9 @@ export async function hybridSearch(store: IndexStore, params: HybridParams): Pro
   const lexTexts = [...(subs.plain.trim() ? [subs.plain] : []), ...subs.lex];
   if (mode === 'hybrid') {
     for (const text of lexTexts) {
-      const outcome = lexicalSearch(store, { ...params, query: text, limit: fusion.depth, explain: false });
+      const outcome = lexicalSearch(store, { ...params, query: text, limit: fusion.depth, explain: false, rankOnly: true });
       lexical ??= outcome;
-      const keys = outcome.chunkIds.map((id, i) => offer(id, outcome.results[i]!));
+      const keys = outcome.rows.map((r) => offer(r.chunkId, r));
       lists.push({ list: 'lexical', query: subs.typed ? text : undefined, weight: fusion.weights.lexical, keys });
     }
     const symbols = store.read(() => store.search.byChunkIds(symbolList(store, lexTexts, fusion.depth), filter));
@@ -109,7 +109,7 @@ export async function hybridSearch(store: IndexStore, params: HybridParams): Pro
     const c = candidates.get(f.key);
     return c ? [{ key: f.key, id: c.id, c: c.row, path: c.row.path, startLine: c.row.startLine, endLine: c.row.endLine, score: f.score, fused: f }] : [];
   });
-  const picked = (params.files ? ranked : capPerFile(dedupeOverlaps(ranked), fusion.fileCap)).slice(0, params.limit).map((hit) => ({ hit, score: hit.score, matches: 'matches' in hit.c ? hit.c.matches : undefined }));
+  const picked = (params.files ? ranked : capPerFile(dedupeOverlaps(ranked), fusion.fileCap)).slice(0, params.limit).map((hit) => ({ hit, score: hit.score, matches: hit.c.matches }));
   const marks = lexical?.marks ?? highlightTerms([]);
   const texts = new Map<string, string>(lexical?.texts ?? []);
   const results = picked.map(({ hit, score, matches }): SearchResult => {
@@ -124,9 +124,7 @@ export async function hybridSearch(store: IndexStore, params: HybridParams): Pro
           }
         : {}),
     };
-    const base = 'snippet' in hit.c ? { ...hit.c, score: displayScore(score) } : toSearchResult(store, hit.c, score, marks, params.snippetLines, texts);
-    const { why: _w, ...rest } = base;
-    return { ...rest, ...extra };
+    return toSearchResult(store, hit.c, score, marks, params.snippetLines, texts, extra);
   });
   return {
     results,
@@ -137,6 +135,7 @@ export async function hybridSearch(store: IndexStore, params: HybridParams): Pro
     texts,
     chunkIds: picked.map((p) => p.hit.id),
     marks,
+    rows: picked.map((p) => ({ ...p.hit.c, score: p.score })),
     similarity,
   };
 }

@@ -21,6 +21,8 @@ export interface LexicalParams {
   readonly explain?: boolean;
   /** Lines per snippet. */
   readonly snippetLines: number;
+  /** Rank only: `results` stay empty and `rows` carry the ranked candidates (hybrid search materialises just what it keeps). */
+  readonly rankOnly?: boolean | undefined;
 }
 
 export interface LexicalOutcome {
@@ -36,6 +38,8 @@ export interface LexicalOutcome {
   readonly chunkIds: readonly number[];
   /** The words snippets mark. */
   readonly marks: ReadonlySet<string>;
+  /** The ranked candidates behind `chunkIds`, with their ranking score (and, in files mode, matching chunks). */
+  readonly rows: ReadonlyArray<FtsCandidate & { readonly score: number; readonly matches?: number | undefined }>;
 }
 
 type Scored = FtsCandidate & { readonly score: number; readonly why?: readonly string[] };
@@ -54,7 +58,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const total = Number(store.read(() => store.meta.get('chunk_count')) ?? 0);
   const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total, parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS);
   const terms = selection.kept.map((g) => g.raw);
-  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set() };
+  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set(), rows: [] };
 
   const w = params.weights;
   const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts];
@@ -84,13 +88,15 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
 
   const marks = highlightTerms(keptWords);
   const texts = new Map<string, string>();
+  const rows = picked.map(({ hit, score, matches }) => ({ ...hit, score, matches }));
+  if (params.rankOnly) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows };
   const results = picked.map(({ hit, score, matches }): SearchResult =>
     toSearchResult(store, hit, score, marks, params.snippetLines, texts, {
       ...(matches !== undefined ? { matches } : {}),
       ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
     }),
   );
-  return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks };
+  return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows };
 }
 
 /** A candidate as a result: its text read once (kept in `texts` by chunk hash), a snippet around the marked terms. */
@@ -101,7 +107,7 @@ export function toSearchResult(
   marks: ReadonlySet<string>,
   snippetLines: number,
   texts: Map<string, string>,
-  extra: Partial<Pick<SearchResult, 'matches' | 'why'>> = {},
+  extra: Partial<Pick<SearchResult, 'matches' | 'why' | 'fusion'>> = {},
 ): SearchResult {
   const text = texts.get(hit.chunkHash) ?? store.read(() => store.content.slice(hit.fileHash, hit.startByte, hit.endByte)) ?? '';
   texts.set(hit.chunkHash, text);

@@ -43,6 +43,7 @@ export class VectorIndexCache {
   }
 
   private update(store: IndexStore, model: string): void {
+    if (this.hashes.size === 0) this.bulkLoad(store, model);
     const current = new Map<number, string>();
     for (const row of store.embeddings.chunkIds()) current.set(row.id, row.hash);
     // removed chunks, and chunks whose id now holds another text
@@ -60,6 +61,17 @@ export class VectorIndexCache {
       if (readBlobHeader(blob).dimensions !== this.index.dimensions) continue;
       this.index.add(id, blob);
       this.hashes.set(id, hash);
+    }
+  }
+
+  /** The first load: one join over chunks and their vectors instead of a lookup per chunk. */
+  private bulkLoad(store: IndexStore, model: string): void {
+    for (const row of store.embeddings.chunkVectors(model)) {
+      const header = readBlobHeader(row.vector);
+      this.index ??= new FlatVectorIndex({ dimensions: header.dimensions, storage: header.kind });
+      if (header.dimensions !== this.index.dimensions) continue;
+      this.index.add(row.id, row.vector);
+      this.hashes.set(row.id, row.hash);
     }
   }
 }

@@ -46,8 +46,8 @@ export class EmbeddingRepo {
     this.modelsStmt = db.prepare<[], ModelVectors>('SELECT model, count(*) AS vectors FROM embeddings GROUP BY model ORDER BY model');
     this.orphansStmt = db.prepare<[]>('DELETE FROM embeddings WHERE chunk_hash NOT IN (SELECT hash FROM chunks)');
     this.otherModelsStmt = db.prepare<[string]>('DELETE FROM embeddings WHERE model <> ?');
-    this.chunkVectorsStmt = db.prepare<[string, number], { id: number; vector: Buffer }>(
-      'SELECT c.id AS id, e.vector AS vector FROM chunks c JOIN embeddings e ON e.model = ? AND e.chunk_hash = c.hash WHERE c.id > ? ORDER BY c.id',
+    this.chunkVectorsStmt = db.prepare<[string, number], { id: number; hash: string; vector: Buffer }>(
+      'SELECT c.id AS id, c.hash AS hash, e.vector AS vector FROM chunks c JOIN embeddings e ON e.model = ? AND e.chunk_hash = c.hash WHERE c.id > ? ORDER BY c.id',
     );
     this.chunkIdsStmt = db.prepare<[], { id: number; hash: string }>('SELECT id, hash FROM chunks');
     this.coveredStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM chunks c WHERE EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.chunk_hash = c.hash)');
@@ -98,8 +98,8 @@ export class EmbeddingRepo {
     return this.otherModelsStmt.run(model).changes;
   }
 
-  /** (chunk id, vector) of every chunk with a vector for `model` and an id above `afterId`, by id. */
-  chunkVectors(model: string, afterId = 0): IterableIterator<{ id: number; vector: Buffer }> {
+  /** (chunk id, hash, vector) of every chunk with a vector for `model` and an id above `afterId`, by id. */
+  chunkVectors(model: string, afterId = 0): IterableIterator<{ id: number; hash: string; vector: Buffer }> {
     return this.chunkVectorsStmt.iterate(model, afterId);
   }
 
