@@ -6,9 +6,7 @@ import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import type { DryRunReport } from '../indexer/dry-run.js';
 import type { IndexReport } from '../indexer/index-report.js';
 import type { ProgressListener } from '../indexer/progress.js';
-import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
-import { hybridSearch } from '../search/hybrid-search.js';
-import { parseSubQueries } from '../search/sub-queries.js';
+import type { LexicalParams } from '../search/lexical-search.js';
 import { MAX_QUERY_BYTES } from '../search/query-parse.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
 import { findReferences, type ReferencesResult } from '../search/references.js';
@@ -35,7 +33,7 @@ import { IndexRunner } from './index-runner.js';
 import { fileId, rootFromDb } from './db-file.js';
 import { buildTaskContext } from './context-builder.js';
 import { statusReport, type StatusReport } from './status.js';
-import { SemanticLayer, type ModePlan } from './semantic.js';
+import { SemanticLayer } from './semantic.js';
 import type {
   ApplyChangeOptions, ContextOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
   ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, TaskContext, WatchOptions,
@@ -212,7 +210,7 @@ class EngineImpl implements Engine {
       snippetLines,
       explain: options.explain ?? false,
     };
-    const { outcome, plan, embedMs } = await this.rankedSearch(store, params, options.mode ?? this.config.search.mode, options.signal);
+    const { outcome, plan, embedMs } = await this.semantic.rank(store, params, options.mode ?? this.config.search.mode, options.signal);
     let results: readonly SearchResult[] = outcome.results;
     let rerank: RerankMeta | undefined;
     this.reranker ??= createConfiguredReranker(this.config, this.clock, this.logger);
@@ -319,39 +317,6 @@ class EngineImpl implements Engine {
     return text === undefined ? '' : text.split('\n').slice(startLine - 1, endLine).join('\n');
   }
 
-  /**
-   * Lexical, vector or hybrid ranking (semantic.ts decides what is possible); a provider failure
-   * answers lexically with the reason instead of failing the search.
-   */
-  private async rankedSearch(store: IndexStore, params: LexicalParams, requested: NonNullable<SearchOptions['mode']>, signal?: AbortSignal): Promise<{ outcome: LexicalOutcome; plan: ModePlan; embedMs?: number }> {
-    if (!['auto', 'lexical', 'vector', 'hybrid'].includes(requested)) throw new EngineError('INVALID_ARGUMENT', { name: 'mode', reason: 'must be auto, lexical, vector or hybrid' });
-    const subs = parseSubQueries(params.query);
-    let plan = this.semantic.plan(store, requested);
-    if (plan.mode !== 'lexical' && plan.snapshot) {
-      try {
-        const f = this.config.search.fusion;
-        const fusion = { k: f.k, weights: { lexical: f.lexical, vector: f.vector, symbol: f.symbol }, depth: Math.max(f.depth, params.limit), fileCap: f.fileCap };
-        let embedMs = 0;
-        const embedQueries = async (texts: readonly string[]): Promise<Float32Array[]> => {
-          const t0 = performance.now();
-          try {
-            return await this.semantic.embedQueries(texts, signal);
-          } finally {
-            embedMs += performance.now() - t0;
-          }
-        };
-        const outcome = await hybridSearch(store, { ...params, mode: plan.mode, fusion, vectors: plan.snapshot, embedQueries });
-        return { outcome, plan, embedMs: Math.round(embedMs * 100) / 100 };
-      } catch (err) {
-        if (!SemanticLayer.fallsBack(err)) throw err;
-        plan = { mode: 'lexical', reason: `lexical only: ${(err as Error).message}` };
-      }
-    }
-    // typed lines: the lexical list gets the plain and lex: lines only
-    const lexQuery = subs.typed ? [subs.plain, ...subs.lex].filter((t) => t.trim() !== '').join('\n') : params.query;
-    return { outcome: lexicalSearch(store, { ...params, query: lexQuery }), plan };
-  }
-
   async similar(snippet: string, options: SimilarOptions = {}): Promise<SearchResponse> {
     if (typeof snippet !== 'string' || snippet.trim() === '') throw new EngineError('INVALID_ARGUMENT', { name: 'code_snippet', reason: 'must be non-empty code' });
     const limit = options.limit ?? 5;
@@ -413,19 +378,10 @@ class EngineImpl implements Engine {
   }
 
   async context(query: string, options: ContextOptions = {}): Promise<TaskContext> {
-    const deps = {
-      search: this.search.bind(this),
-      symbols: this.symbols.bind(this),
-      readFile: this.readFile.bind(this),
-      readStored: this.readStored.bind(this),
-      outline: this.outline.bind(this),
-      repoMap: this.repoMap.bind(this),
-      listFiles: this.listFiles.bind(this),
-    };
-    return buildTaskContext(deps, query, options);
+    const deps = { search: this.search.bind(this), symbols: this.symbols.bind(this), readFile: this.readFile.bind(this), readStored: this.readStored.bind(this) };
+    return buildTaskContext({ ...deps, outline: this.outline.bind(this), repoMap: this.repoMap.bind(this), listFiles: this.listFiles.bind(this) }, query, options);
   }
 
-  /** Embeds what is pending (`scry embed`): an incremental pass first, so the vectors match the files. */
   async embed(options: IndexOptions = {}): Promise<IndexReport> {
     if (!this.semantic.configured) throw new EngineError('INVALID_ARGUMENT', { name: 'embed.provider', reason: 'no embedding provider is configured (set embed.provider in scry.config.json, or pass --provider)' });
     return this.index({ ...options, embed: true });

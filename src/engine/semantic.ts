@@ -12,6 +12,9 @@ import { createEmbeddingProvider } from '../embed/create-provider.js';
 import { fingerprintKey, type EmbeddingProvider, type ModelFingerprint } from '../embed/provider.js';
 import { readEmbedState, runEmbedPass, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
 import type { SearchMode } from '../search/search-result.js';
+import { hybridSearch } from '../search/hybrid-search.js';
+import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
+import { parseSubQueries } from '../search/sub-queries.js';
 import { VectorIndexCache, type VectorSnapshot } from '../search/vector-search.js';
 import type { IndexStore } from '../store/index-store.js';
 import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
@@ -100,6 +103,39 @@ export class SemanticLayer {
     const chunks = store.read(() => store.chunks.count());
     const coverage = snapshot.size >= chunks ? `${snapshot.size} chunks` : `${snapshot.size} of ${chunks} chunks (embedding in progress)`;
     return { mode, snapshot, reason: `${mode}: ${provider.name}:${provider.model}, ${coverage}` };
+  }
+
+  /**
+   * Lexical, vector or hybrid ranking (`plan` decides what is possible); a provider failure
+   * answers lexically with the reason instead of failing the search.
+   */
+  async rank(store: IndexStore, params: LexicalParams, requested: 'auto' | SearchMode, signal?: AbortSignal): Promise<{ outcome: LexicalOutcome; plan: ModePlan; embedMs?: number }> {
+    if (!['auto', 'lexical', 'vector', 'hybrid'].includes(requested)) throw new EngineError('INVALID_ARGUMENT', { name: 'mode', reason: 'must be auto, lexical, vector or hybrid' });
+    const subs = parseSubQueries(params.query);
+    let plan = this.plan(store, requested);
+    if (plan.mode !== 'lexical' && plan.snapshot) {
+      try {
+        const f = this.config.search.fusion;
+        const fusion = { k: f.k, weights: { lexical: f.lexical, vector: f.vector, symbol: f.symbol }, depth: Math.max(f.depth, params.limit), fileCap: f.fileCap };
+        let embedMs = 0;
+        const embedQueries = async (texts: readonly string[]): Promise<Float32Array[]> => {
+          const t0 = performance.now();
+          try {
+            return await this.embedQueries(texts, signal);
+          } finally {
+            embedMs += performance.now() - t0;
+          }
+        };
+        const outcome = await hybridSearch(store, { ...params, mode: plan.mode, fusion, vectors: plan.snapshot, embedQueries });
+        return { outcome, plan, embedMs: Math.round(embedMs * 100) / 100 };
+      } catch (err) {
+        if (!SemanticLayer.fallsBack(err)) throw err;
+        plan = { mode: 'lexical', reason: `lexical only: ${(err as Error).message}` };
+      }
+    }
+    // typed lines: the lexical list gets the plain and lex: lines only
+    const lexQuery = subs.typed ? [subs.plain, ...subs.lex].filter((t) => t.trim() !== '').join('\n') : params.query;
+    return { outcome: lexicalSearch(store, { ...params, query: lexQuery }), plan };
   }
 
   /** Query vectors within `embed.queryTimeoutMs`. */
