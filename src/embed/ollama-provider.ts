@@ -9,6 +9,7 @@
 import { EngineError, isEngineError } from '../core/errors.js';
 import type { HttpEmbedDeps } from './http-embed.js';
 import { createHttpEmbedClient, DIMENSION_PROBE_TEXT, endpointUrl, field, replyVectors } from './http-embed.js';
+import { inBatches } from './provider.js';
 import type { EmbeddingProvider, EmbedRequestOptions, ModelFingerprint } from './provider.js';
 
 export interface OllamaProviderConfig {
@@ -70,9 +71,7 @@ export function createOllamaProvider(config: OllamaProviderConfig, deps: HttpEmb
     async embed(texts: readonly string[], options: EmbedRequestOptions = {}): Promise<Float32Array[]> {
       const signal = signalOf(options.signal);
       signal.throwIfAborted();
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += batchSize) out.push(...(await embedBatch(texts.slice(i, i + batchSize), signal)));
-      return out;
+      return inBatches(texts, batchSize, (batch) => embedBatch(batch, signal));
     },
 
     close(): Promise<void> {

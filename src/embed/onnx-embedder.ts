@@ -26,7 +26,7 @@ import { shortHash } from '../core/hash.js';
 import { checkModelDir, readManifest, sha256File } from './model-manifest.js';
 import { modelDirOf } from './model-layout.js';
 import type { EmbeddingProvider, EmbedRequestOptions, ModelFingerprint } from './provider.js';
-import { normalize } from './provider.js';
+import { normalize, untilAborted } from './provider.js';
 
 export type OnnxPooling = 'mean' | 'cls';
 
@@ -341,16 +341,6 @@ async function runtime(importOrt: () => Promise<Ort>): Promise<Ort> {
 }
 
 /** `work`, or the abort reason the moment `signal` aborts (the work itself runs on). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return work;
-  return new Promise<T>((resolvePromise, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolvePromise, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 async function readOptionalJson(path: string): Promise<Record<string, unknown>> {
   let text: string;
   try {

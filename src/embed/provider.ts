@@ -72,3 +72,21 @@ export function normalize(v: Float32Array): Float32Array {
   if (norm > 0) for (let i = 0; i < v.length; i++) v[i]! /= norm;
   return v;
 }
+
+/** `work`, or the signal's reason as soon as it aborts (the work itself may run on: inference cannot be stopped). */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** `texts` embedded `batchSize` at a time by `embedBatch`, in order. */
+export async function inBatches(texts: readonly string[], batchSize: number, embedBatch: (batch: readonly string[]) => Promise<Float32Array[]>): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += batchSize) out.push(...(await embedBatch(texts.slice(i, i + batchSize))));
+  return out;
+}

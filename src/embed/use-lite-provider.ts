@@ -17,7 +17,7 @@
 import { createRequire } from 'node:module';
 import { EngineError } from '../core/errors.js';
 import type { EmbeddingProvider, EmbedRequestOptions, ModelFingerprint } from './provider.js';
-import { normalize } from './provider.js';
+import { normalize, untilAborted } from './provider.js';
 
 export interface UseLiteProviderConfig {
   /** Texts per model call. Integer ≥ 1 (config `embed.batchSize`, default 32). */
@@ -163,16 +163,6 @@ function missingModule(err: unknown): string | undefined {
 }
 
 /** `work`, or the abort reason the moment `signal` aborts (the work itself runs on). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

@@ -56,22 +56,20 @@ export class VectorIndexCache {
     for (const [id, hash] of current) {
       if (this.hashes.get(id) === hash) continue;
       const blob = store.embeddings.get(model, hash);
-      if (!blob) continue; // not embedded yet: looked at again after the next change
-      this.index ??= new FlatVectorIndex({ dimensions: readBlobHeader(blob).dimensions, storage: readBlobHeader(blob).kind });
-      if (readBlobHeader(blob).dimensions !== this.index.dimensions) continue;
-      this.index.add(id, blob);
-      this.hashes.set(id, hash);
+      if (blob) this.add(id, hash, blob); // else not embedded yet: looked at again after the next change
     }
+  }
+
+  private add(id: number, hash: string, blob: Buffer): void {
+    const header = readBlobHeader(blob);
+    this.index ??= new FlatVectorIndex({ dimensions: header.dimensions, storage: header.kind });
+    if (header.dimensions !== this.index.dimensions) return;
+    this.index.add(id, blob);
+    this.hashes.set(id, hash);
   }
 
   /** The first load: one join over chunks and their vectors instead of a lookup per chunk. */
   private bulkLoad(store: IndexStore, model: string): void {
-    for (const row of store.embeddings.chunkVectors(model)) {
-      const header = readBlobHeader(row.vector);
-      this.index ??= new FlatVectorIndex({ dimensions: header.dimensions, storage: header.kind });
-      if (header.dimensions !== this.index.dimensions) continue;
-      this.index.add(row.id, row.vector);
-      this.hashes.set(row.id, row.hash);
-    }
+    for (const row of store.embeddings.chunkVectors(model)) this.add(row.id, row.hash, row.vector);
   }
 }

@@ -12,20 +12,12 @@ export interface PendingChunk {
   readonly container: string | null;
 }
 
-/** Vectors stored per model, with how many chunks of the index they cover. */
-export interface ModelVectors {
-  readonly model: string;
-  readonly vectors: number;
-}
-
 /** Chunk embeddings keyed by (model fingerprint, chunk content hash); see migration 006. */
 export class EmbeddingRepo {
   private readonly pendingStmt;
   private readonly pendingCountStmt;
   private readonly putStmt;
   private readonly getStmt;
-  private readonly countStmt;
-  private readonly modelsStmt;
   private readonly orphansStmt;
   private readonly otherModelsStmt;
   private readonly chunkVectorsStmt;
@@ -42,8 +34,6 @@ export class EmbeddingRepo {
     this.pendingCountStmt = db.prepare<[string], { n: number }>(`SELECT count(DISTINCT c.hash) AS n ${missing}`);
     this.putStmt = db.prepare<[string, string, Buffer]>('INSERT OR REPLACE INTO embeddings(model, chunk_hash, vector) VALUES (?, ?, ?)');
     this.getStmt = db.prepare<[string, string], { vector: Buffer }>('SELECT vector FROM embeddings WHERE model = ? AND chunk_hash = ?');
-    this.countStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM embeddings WHERE model = ?');
-    this.modelsStmt = db.prepare<[], ModelVectors>('SELECT model, count(*) AS vectors FROM embeddings GROUP BY model ORDER BY model');
     this.orphansStmt = db.prepare<[]>('DELETE FROM embeddings WHERE chunk_hash NOT IN (SELECT hash FROM chunks)');
     this.otherModelsStmt = db.prepare<[string]>('DELETE FROM embeddings WHERE model <> ?');
     this.chunkVectorsStmt = db.prepare<[string, number], { id: number; hash: string; vector: Buffer }>(
@@ -74,18 +64,9 @@ export class EmbeddingRepo {
     return this.getStmt.get(model, chunkHash)?.vector;
   }
 
-  /** Vectors stored for `model` (distinct chunk texts). */
-  count(model: string): number {
-    return this.countStmt.get(model)!.n;
-  }
-
   /** Chunks of the index that have a vector for `model`. */
   coveredChunks(model: string): number {
     return this.coveredStmt.get(model)!.n;
-  }
-
-  models(): ModelVectors[] {
-    return this.modelsStmt.all();
   }
 
   /** Removes vectors whose text no chunk has any more. */
