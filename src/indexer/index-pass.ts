@@ -27,6 +27,11 @@ export interface IndexPassContext {
    * reports a deleted or renamed-away directory as one path.
    */
   readonly paths?: readonly string[] | undefined;
+  /**
+   * Time source of the wall-clock parse guard (config `parseTimeoutMs`); default monotonic. Used
+   * on the main thread; worker threads of a large pass keep their own monotonic clock.
+   */
+  readonly parseClock?: Clock | undefined;
 }
 
 /** Files per transaction, and bytes per transaction: small enough to keep a crash cheap. */
@@ -153,7 +158,7 @@ function hintsFor(stored: ReadonlyMap<string, StoredFile>, batch: readonly FileC
  */
 function choosePreparer(ctx: IndexPassContext, prepareConfig: PrepareConfig, large: boolean): Preparer {
   const { store, config } = ctx;
-  if (!large) return inlinePreparer(prepareConfig, (hash, language) => store.read(() => store.files.hasContent(hash, language, INDEX_FEATURE_VERSION)));
+  if (!large) return inlinePreparer(prepareConfig, (hash, language) => store.read(() => store.files.hasContent(hash, language, INDEX_FEATURE_VERSION)), ctx.parseClock);
   const contents = store.read(() => store.files.contents(INDEX_FEATURE_VERSION)).map(([language, hash]) => contentKey(hash, language));
   // without tree-sitter, preparing is cheap enough that a second worker only competes with the writer
   return workerPreparer(prepareConfig, ctx.logger, config.syntax ? workerCount() : 1, contents);
@@ -176,7 +181,7 @@ async function prepareAndWrite(ctx: IndexPassContext, work: readonly FileCandida
   const progress = { filesDone: 0, filesTotal: work.length, bytesDone: 0, bytesTotal };
   ctx.onProgress?.({ phase: 'index', ...progress });
   const queue: QueuedBatch[] = cutBatches(work).map((files) => ({ files, again: false }));
-  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax };
+  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax, parseTimeoutMs: config.parseTimeoutMs };
   const large = bytesTotal >= WORKER_MIN_BYTES && queue.length > 1;
   const preparer = choosePreparer(ctx, prepareConfig, large);
   const noteFallback = fallbackReporter(ctx.logger);
