@@ -3,6 +3,7 @@
  * or line windows depends on tree-sitter's count of progress reports for that file, never on
  * how long it took; the wall-clock guard only stops a hang, and is tested with fake clocks.
  */
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkInput } from '../../../src/core/chunk.js';
 import type { Clock } from '../../../src/core/logger.js';
@@ -104,6 +105,23 @@ describe('parseCode budget', () => {
         }
       }
     }
+  });
+
+  it('any text (fuzzed, often broken code): the decision is its counted work against the budget, under any clock', () => {
+    const pieces = ['function f(a) {', '}', 'class C {', '<T>(x: T) =>', '[', ']', '(', ')', '"str', "'", '`${', 'if (a < b > c)', ';', '\n', 'import { x } from "y";', 'export const k = 1;', '/*', '*/', '//', ' '];
+    const textArb = fc.array(fc.constantFrom(...pieces), { maxLength: 300 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 1, max: 40 }), (text, parseWork) => {
+        const limits = { ...UNLIMITED, parseWork };
+        const { parse } = workOf(text);
+        const results = Object.values(clocks()).map((clock) => parseCode(ts, input(text), CONFIG, { limits, clock, timeoutMs: 1e12 }));
+        for (const r of results) expect(r).toEqual(results[0]);
+        const overBudget = !results[0]!.ok && results[0]!.reason === 'parse_budget';
+        expect(overBudget).toBe(parse > parseWork);
+        expect(results[0]!.ok || results[0]!.reason !== 'parse_timeout').toBe(true);
+      }),
+      { numRuns: 80 },
+    );
   });
 
   it('the production budget parses ordinary code with room to spare', () => {
