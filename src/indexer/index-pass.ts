@@ -1,3 +1,4 @@
+import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
 import type { Clock, Logger } from '../core/logger.js';
 import type { FileCandidate, SkipReason } from '../core/file.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -65,7 +66,8 @@ function fallbackReporter(logger: Logger): (note: FallbackNote) => void {
     const key = `${note.language}:${note.reason}`;
     if (seen.has(key)) return;
     seen.add(key);
-    logger.warn(`${note.language}: chunked by line windows (${note.reason})`, { path: note.path, ...(note.detail ? { detail: note.detail } : {}) });
+    const retry = TRANSIENT_FALLBACKS.has(note.reason) ? '; parsed again on the next pass' : '';
+    logger.warn(`${note.language}: chunked by line windows (${note.reason}${retry})`, { path: note.path, ...(note.detail ? { detail: note.detail } : {}) });
   };
 }
 

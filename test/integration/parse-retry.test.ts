@@ -41,12 +41,13 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-async function pass(parseClock?: Clock): Promise<IndexReport> {
+async function pass(parseClock?: Clock, warnings: string[] = []): Promise<IndexReport> {
   const root = join(dir, 'repo');
   const config = await resolveConfig({ root, db: dbPath, env: isolatedEnv(dir) });
   const store = IndexStore.open(dbPath, { create: true });
   try {
-    return await runIndexPass({ root: config.root!, config, store, clock: { now: () => Date.now() }, logger: silentLogger, parseClock });
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    return await runIndexPass({ root: config.root!, config, store, clock: { now: () => Date.now() }, logger, parseClock });
   } finally {
     store.close();
   }
@@ -70,8 +71,10 @@ describe('parse retry', () => {
     let t = 0;
     // every reading of this clock is 4 s later: a parse (and its query) is stopped at its eighth progress report
     const hanging: Clock = { now: () => (t += 4_000) };
-    const first = await pass(hanging);
+    const warnings: string[] = [];
+    const first = await pass(hanging, warnings);
     expect(first.filesIndexed).toBe(3);
+    expect(warnings).toEqual(['typescript: chunked by line windows (parse_timeout; parsed again on the next pass)']);
     const stopped = rows();
     expect(stopped.files).toEqual([
       { path: 'README.md', parser: 'markdown', fallback: null, feature_version: INDEX_FEATURE_VERSION },
