@@ -7,7 +7,7 @@
  *                                                     (or SCRY_BENCH_FILES=2000)
  *   npx tsx bench/parse-throughput.ts --skip-ctags    no ctags run
  *   npx tsx bench/parse-throughput.ts --progress-callback
- *                                                     also time a bare parse with the deadline
+ *                                                     also time a bare parse with the work-meter
  *                                                     callback that scry passes (callback cost)
  *
  * The file list is what the indexer would index: walk() with the default config, then
@@ -18,7 +18,7 @@
  *   - structure: createFileParser(chunk, grammars).parse() — tree-sitter parse, definition and
  *     import queries, AST chunking, symbols: what prepareBatch() does per file minus FTS fields;
  *   - parse alone: grammar.parser.parse(text) on the same text (tree deleted); "rest" is
- *     structure − parse alone: queries, chunking, symbols, and the deadline-callback overhead;
+ *     structure − parse alone: queries, chunking, symbols, and the work-meter callback overhead;
  *   - window: createFileParser(chunk, undefined).parse(), the `syntax: false` path.
  * Then ctags (`--output-format=u-ctags --fields=+n`, default languages plus the extensions scry
  * calls TypeScript/JavaScript that ctags does not map by default) over exactly the same list,
@@ -36,9 +36,9 @@ import { resolveConfig } from '../src/config/resolve.js';
 import { readCandidate } from '../src/discover/read.js';
 import { walk } from '../src/discover/walk.js';
 import { createFileParser } from '../src/parse/chunker.js';
-import { PARSE_TIME_LIMIT_MS } from '../src/parse/code-parser.js';
 import { grammarFailures, loadGrammars } from '../src/parse/grammars.js';
 import { languageSpec, parsedLanguages } from '../src/parse/languages/registry.js';
+import { monotonicClock, PARSE_LIMITS, PARSE_TIMEOUT_MS, workMeter } from '../src/parse/parse-budget.js';
 import { ensureCorpus } from './corpus.js';
 import { environment, parseArgs, writeResult } from './results.js';
 import { fmtMB, fmtMs, MB, round2, RssSampler, timeSync } from './stats.js';
@@ -315,8 +315,8 @@ async function main(): Promise<void> {
     let parseCallbackMs = 0;
     if (withCallback) {
       parseCallbackMs = timeSync(() => {
-        const deadline = performance.now() + PARSE_TIME_LIMIT_MS;
-        const tree = grammar.parser.parse(read.text, null, { progressCallback: () => performance.now() > deadline });
+        const meter = workMeter(PARSE_LIMITS.parseWork, monotonicClock, monotonicClock.now() + PARSE_TIMEOUT_MS);
+        const tree = grammar.parser.parse(read.text, null, { progressCallback: meter.tick });
         tree?.delete();
       }).ms;
     }
@@ -403,7 +403,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log(`structure     ${fmtMs(total.structureMs)} for ${total.files} files, ${fmtMB(total.bytes)}: ${mbps(total.bytes, total.structureMs)} MB/s, ${perSec(total.files, total.structureMs)} files/s, ${perSec(total.symbols, total.structureMs)} symbols/s, ${total.symbols} symbols, ${total.imports} imports, ${total.chunks} chunks`);
   console.log(`  parse alone ${fmtMs(total.parseMs)} (${mbps(total.bytes, total.parseMs)} MB/s, ${Math.round((total.parseMs / total.structureMs) * 100)}%); rest ${fmtMs(restMs)} (${Math.round((restMs / total.structureMs) * 100)}%)`);
-  if (withCallback) console.log(`  parse with deadline callback ${fmtMs(total.parseCallbackMs)} (${ratio(total.parseCallbackMs, total.parseMs)}x the bare parse)`);
+  if (withCallback) console.log(`  parse with work-meter callback ${fmtMs(total.parseCallbackMs)} (${ratio(total.parseCallbackMs, total.parseMs)}x the bare parse)`);
   console.log(`window        ${fmtMs(total.windowMs)}: ${mbps(total.bytes, total.windowMs)} MB/s, ${total.windowChunks} chunks  →  structure/window time = ${ratio(total.structureMs, total.windowMs)}x`);
   console.log(
     `cpu time      structure ${fmtMs(total.structureCpuMs)} (${mbps(total.bytes, total.structureCpuMs)} MB/s), parse alone ${fmtMs(total.parseCpuMs)} (${mbps(total.bytes, total.parseCpuMs)} MB/s), window ${fmtMs(total.windowCpuMs)}; wall/cpu ${ratio(total.structureMs + total.parseMs + total.windowMs, total.structureCpuMs + total.parseCpuMs + total.windowCpuMs)} (> 1: waiting for a core)`,
@@ -474,7 +474,8 @@ async function main(): Promise<void> {
     corpus: { root, treeHash: corpus.treeHash, installedPackages: corpus.installedPackages },
     selection: { walkedFiles: candidates.length, walkMs: Math.round(walked.ms), eligibleFiles: eligible.length, limit, selectedFiles: selected.length, parsedFiles: total.files, skippedOnRead, extensions: countExtensions(listed) },
     grammars: { loaded: [...grammars.keys()], languagesInSample: languages, loadMs: Math.round(grammarLoad.ms), failures: Object.fromEntries(failures) },
-    parseTimeLimitMs: PARSE_TIME_LIMIT_MS,
+    parseLimits: PARSE_LIMITS,
+    parseTimeoutMs: PARSE_TIMEOUT_MS,
     structure: summary(total),
     byLanguage: Object.fromEntries(langs.map(([l, t]) => [l, summary(t)])),
     fallbacks: { byReason: fallbackByReason, notes: fallbackNotes.slice(0, 50) },

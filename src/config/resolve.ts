@@ -25,6 +25,8 @@ export interface ResolvedConfig {
   readonly chunk: Readonly<ChunkConfig>;
   /** Parse code with tree-sitter (see the `syntax` option). */
   readonly syntax: boolean;
+  /** Wall-clock guard per parsed file (see the `parseTimeoutMs` option). */
+  readonly parseTimeoutMs: number;
   readonly search: { readonly limit: number; readonly weights: Readonly<FieldWeights>; readonly ranking: Readonly<RankingConfig>; readonly mode: 'auto' | SearchModeName; readonly fusion: Readonly<FusionConfig> };
   /** Model reranking (see the `rerank` option); provider `none` by default. `crossEncoder.modelDir` is absolute. */
   readonly rerank: Readonly<RerankConfig>;
@@ -152,6 +154,7 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
     denylist: merged.denylist,
     chunk: merged.chunk,
     syntax: merged.syntax,
+    parseTimeoutMs: merged.parseTimeoutMs,
     search: merged.search,
     rerank: merged.rerank.crossEncoder
       ? { ...merged.rerank, crossEncoder: { ...merged.rerank.crossEncoder, modelDir: resolve(root ?? process.cwd(), merged.rerank.crossEncoder.modelDir) } }

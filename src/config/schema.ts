@@ -223,6 +223,12 @@ export const configSchema = z
      * code by line windows — faster to index, but with no symbols, outline or structure-aware chunks.
      */
     syntax: z.boolean().default(true),
+    /**
+     * Wall-clock guard per file against a tree-sitter hang, ms. Range 1,000–600,000; default 30,000.
+     * Not the everyday limit (that is a work budget, the same on every machine): a file stopped by
+     * it is indexed by line windows (`parse_timeout`) and parsed again on the next pass.
+     */
+    parseTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
     chunk: chunkSchema.default({ windowLines: 60, overlapLines: 8, maxBytes: 4096 }),
     search: z
       .object({

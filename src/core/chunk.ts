@@ -29,8 +29,16 @@ export interface ChunkDraft {
   readonly signature?: string | undefined;
 }
 
-/** Why a file that has a grammar was chunked by the line-window fallback instead. Stable strings. */
-export type FallbackReason = 'grammar_unavailable' | 'parse_timeout' | 'parse_error' | 'too_deep';
+/**
+ * Why a file that has a grammar was chunked by the line-window fallback instead. Stable strings.
+ * `parse_budget`: the file needs more parsing or query work than the deterministic budget allows
+ * (the same on every machine); `parse_timeout`: the wall-clock guard against a hang stopped it, a
+ * transient outcome, so the file is parsed again on the next pass (see TRANSIENT_FALLBACKS).
+ */
+export type FallbackReason = 'grammar_unavailable' | 'parse_budget' | 'parse_timeout' | 'parse_error' | 'too_deep';
+
+/** Fallbacks that depend on the machine rather than the file: their rows are re-parsed on the next pass. */
+export const TRANSIENT_FALLBACKS: ReadonlySet<string> = new Set<FallbackReason>(['parse_timeout']);
 
 /** Everything a parser learns from one file. */
 export interface ParsedFile {

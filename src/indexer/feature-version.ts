@@ -1,7 +1,12 @@
+import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
+
 /**
  * INDEX_FEATURE_VERSION: bump whenever chunker output, symbol output or the FTS fields change
  * for the same input. Each file row records the version it was indexed with; a file with another
  * version is re-chunked on the next pass (batch by batch, so the old index stays searchable).
+ * test/unit/indexer/feature-digest.test.ts digests that output for the golden inputs and fails
+ * when it differs from INDEX_FEATURE_DIGESTS[INDEX_FEATURE_VERSION]: then bump the version, add a
+ * line here, and record the new digest.
  * Log of bumps:
  *  1 — line-window chunker with blank-line snapping; markdown by headings; fields stem, path,
  *      symbol, body, parts.
@@ -11,5 +16,32 @@
  *  3 — tree-sitter chunking of 12 languages (definitions, container breadcrumbs, signatures,
  *      merged small siblings, inner-block splits); symbols and imports per file; FTS field
  *      `signature`; config files by key path; markdown frontmatter metadata.
+ *  4 — output changed under version 3 without a bump: grammars and chunk rules for Python, Go,
+ *      Rust, Java, C, C++, C#, Ruby and PHP; Vue/Svelte/HTML script blocks; AST chunk fixes (a
+ *      merged chunk named after its largest definition, closing lines within maxBytes, imports
+ *      under a package clause or header comment); TS ambient declarations exported; the FTS
+ *      symbol field writes each word once per chunk; the syntax-or-windows choice is a
+ *      deterministic work budget (`parse_budget`) instead of a 2 s deadline. Digest pinned
+ *      from here on.
  */
-export const INDEX_FEATURE_VERSION = 3;
+export const INDEX_FEATURE_VERSION = 4;
+
+/**
+ * Digest of the index output for the golden inputs, by feature version (see the test named
+ * above). Append an entry with each bump; never edit an older one.
+ */
+export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
+  4: '4a4a292804b06d0a',
+};
+
+/**
+ * The version recorded on a file row whose parse was stopped by the wall-clock guard
+ * (`parse_timeout`, TRANSIENT_FALLBACKS): not the current version, so the next pass parses the
+ * file again although its content is unchanged (and no other file copies its rows meanwhile).
+ */
+export const RETRY_FEATURE_VERSION = 0;
+
+/** The feature version to record on a file row with this fallback. */
+export function rowFeatureVersion(fallback: string | null | undefined): number {
+  return fallback && TRANSIENT_FALLBACKS.has(fallback) ? RETRY_FEATURE_VERSION : INDEX_FEATURE_VERSION;
+}

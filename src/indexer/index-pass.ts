@@ -1,3 +1,4 @@
+import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
 import type { Clock, Logger } from '../core/logger.js';
 import type { FileCandidate, SkipReason } from '../core/file.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -27,6 +28,11 @@ export interface IndexPassContext {
    * reports a deleted or renamed-away directory as one path.
    */
   readonly paths?: readonly string[] | undefined;
+  /**
+   * Time source of the wall-clock parse guard (config `parseTimeoutMs`); default monotonic. Used
+   * on the main thread; worker threads of a large pass keep their own monotonic clock.
+   */
+  readonly parseClock?: Clock | undefined;
 }
 
 /** Files per transaction, and bytes per transaction: small enough to keep a crash cheap. */
@@ -60,7 +66,8 @@ function fallbackReporter(logger: Logger): (note: FallbackNote) => void {
     const key = `${note.language}:${note.reason}`;
     if (seen.has(key)) return;
     seen.add(key);
-    logger.warn(`${note.language}: chunked by line windows (${note.reason})`, { path: note.path, ...(note.detail ? { detail: note.detail } : {}) });
+    const retry = TRANSIENT_FALLBACKS.has(note.reason) ? '; parsed again on the next pass' : '';
+    logger.warn(`${note.language}: chunked by line windows (${note.reason}${retry})`, { path: note.path, ...(note.detail ? { detail: note.detail } : {}) });
   };
 }
 
@@ -153,7 +160,7 @@ function hintsFor(stored: ReadonlyMap<string, StoredFile>, batch: readonly FileC
  */
 function choosePreparer(ctx: IndexPassContext, prepareConfig: PrepareConfig, large: boolean): Preparer {
   const { store, config } = ctx;
-  if (!large) return inlinePreparer(prepareConfig, (hash, language) => store.read(() => store.files.hasContent(hash, language, INDEX_FEATURE_VERSION)));
+  if (!large) return inlinePreparer(prepareConfig, (hash, language) => store.read(() => store.files.hasContent(hash, language, INDEX_FEATURE_VERSION)), ctx.parseClock);
   const contents = store.read(() => store.files.contents(INDEX_FEATURE_VERSION)).map(([language, hash]) => contentKey(hash, language));
   // without tree-sitter, preparing is cheap enough that a second worker only competes with the writer
   return workerPreparer(prepareConfig, ctx.logger, config.syntax ? workerCount() : 1, contents);
@@ -176,7 +183,7 @@ async function prepareAndWrite(ctx: IndexPassContext, work: readonly FileCandida
   const progress = { filesDone: 0, filesTotal: work.length, bytesDone: 0, bytesTotal };
   ctx.onProgress?.({ phase: 'index', ...progress });
   const queue: QueuedBatch[] = cutBatches(work).map((files) => ({ files, again: false }));
-  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax };
+  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax, parseTimeoutMs: config.parseTimeoutMs };
   const large = bytesTotal >= WORKER_MIN_BYTES && queue.length > 1;
   const preparer = choosePreparer(ctx, prepareConfig, large);
   const noteFallback = fallbackReporter(ctx.logger);

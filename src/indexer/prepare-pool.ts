@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileCandidate } from '../core/file.js';
-import type { Logger } from '../core/logger.js';
+import type { Clock, Logger } from '../core/logger.js';
 import { contentKey, prepareBatch, type PrepareConfig, type PreparedBatch } from './prepare.js';
 
 /** What the index holds of a batch's content; plain data, so that it can be sent to a worker. */
@@ -24,11 +24,11 @@ export interface Preparer {
 /** Whether a file of `language` with content `hash` is stored with the current feature version. */
 export type ContentLookup = (hash: string, language: string) => boolean;
 
-/** Inline preparation: for small passes, where starting a thread costs more than it saves. */
-export function inlinePreparer(config: PrepareConfig, reusable?: ContentLookup): Preparer {
+/** Inline preparation: for small passes, where starting a thread costs more than it saves. `clock` times the parse guard. */
+export function inlinePreparer(config: PrepareConfig, reusable?: ContentLookup, clock?: Clock): Preparer {
   return {
     parallelism: 1,
-    prepare: (batch, hints) => prepareBatch(config, batch, { stored: hints?.stored, reusable: hints?.reuse ? reusable : undefined }),
+    prepare: (batch, hints) => prepareBatch(config, batch, { stored: hints?.stored, reusable: hints?.reuse ? reusable : undefined }, clock),
     close: async () => {},
   };
 }

@@ -4,6 +4,7 @@ import { contentHash } from '../core/hash.js';
 import type { ChunkConfig } from '../config/schema.js';
 import { readCandidate, type ReadResult } from '../discover/read.js';
 import type { FallbackReason } from '../core/chunk.js';
+import type { Clock } from '../core/logger.js';
 import type { ImportDraft, SymbolDraft } from '../core/symbol.js';
 import { createFileParser, type FileParser } from '../parse/chunker.js';
 import { loadGrammars, type LoadedGrammar } from '../parse/grammars.js';
@@ -21,6 +22,8 @@ export interface PrepareConfig {
   readonly chunk: ChunkConfig;
   /** Parse code with tree-sitter; false chunks everything by line windows. */
   readonly syntax: boolean;
+  /** Wall-clock guard per parsed file, ms (config `parseTimeoutMs`); default PARSE_TIMEOUT_MS. */
+  readonly parseTimeoutMs?: number | undefined;
 }
 
 /** A chunk ready to be written: its row (the ordinal is its position), minus the text, which is
@@ -170,13 +173,14 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
 /**
  * Prepares a batch. The grammars that the files left to parse need are loaded as they come up
  * (once per thread, cached: a batch of touched files loads none); the rest is synchronous. A
- * worker needs nothing but config (and `known`).
+ * worker needs nothing but config (and `known`). `clock` times the parse guard (default monotonic).
  */
-export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[], known: KnownContent = {}): Promise<PreparedBatch> {
+export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[], known: KnownContent = {}, clock?: Clock): Promise<PreparedBatch> {
   const out: PreparedBatch = { files: [], known: [], fallbacks: [] };
   const grammars = config.syntax ? new Map<string, LoadedGrammar>() : undefined;
   const asked = new Set<string>();
-  const parser = createFileParser(config.chunk, grammars, (language, reason, path, detail) => out.fallbacks.push({ language, reason, path, detail }));
+  const onFallback = (language: string, reason: FallbackReason, path: string, detail?: string): void => void out.fallbacks.push({ language, reason, path, detail });
+  const parser = createFileParser(config.chunk, grammars, onFallback, { timeoutMs: config.parseTimeoutMs, clock });
   for (const c of batch) {
     const r = readFile(config, c, known);
     if ('known' in r) out.known.push(r);

@@ -1,6 +1,6 @@
 import type { ChunkDraft, ChunkInput, FallbackReason, ParsedFile } from '../core/chunk.js';
 import type { ChunkConfig } from '../config/schema.js';
-import { parseCode } from './code-parser.js';
+import { parseCode, type CodeParseOptions } from './code-parser.js';
 import type { LoadedGrammar } from './grammars.js';
 import { languageSpec } from './languages/registry.js';
 import { chunkConfig } from './config-chunker.js';
@@ -39,20 +39,23 @@ export function createChunkers(config: ChunkConfig): { forFile(input: ChunkInput
   };
 }
 
+/** The work budget and wall-clock guard of every tree-sitter parse (defaults: parse-budget.ts). */
+export type ParseGuard = Omit<CodeParseOptions, 'ranges'>;
+
 /**
  * The parser for every file of a pass. `grammars` are the tree-sitter grammars already loaded
  * (loading is async, parsing is not); a language with a spec but no loaded grammar, or a file the
- * grammar cannot parse in time, gets the line-window chunker and a fallback reason. Without
- * `grammars` (config `syntax: false`) all code is chunked by line windows, with no fallback noted.
+ * grammar cannot parse within `guard`'s budget, gets the line-window chunker and a fallback reason.
+ * Without `grammars` (config `syntax: false`) all code is chunked by line windows, with no fallback noted.
  */
-export function createFileParser(config: ChunkConfig, grammars: ReadonlyMap<string, LoadedGrammar> | undefined, onFallback?: FallbackListener): FileParser {
+export function createFileParser(config: ChunkConfig, grammars: ReadonlyMap<string, LoadedGrammar> | undefined, onFallback?: FallbackListener, guard: ParseGuard = {}): FileParser {
   const chunkers = createChunkers(config);
   const window = (input: ChunkInput, reason?: FallbackReason): ParsedFile => plain(chunkWindows(input.text, config, input.language), 'window', reason);
   return {
     parse(input) {
       const grammar = grammars?.get(input.language);
       if (grammar) {
-        const result = parseCode(grammar, input, config);
+        const result = parseCode(grammar, input, config, guard);
         if (result.ok) return result.parsed;
         onFallback?.(input.language, result.reason, input.path, result.detail);
         return window(input, result.reason);
@@ -61,7 +64,7 @@ export function createFileParser(config: ChunkConfig, grammars: ReadonlyMap<stri
         const blocks = scriptBlocks(input.text);
         const script = blocks.length > 0 ? grammars.get(blocks[0]!.language) : undefined;
         if (script) {
-          const result = parseCode(script, input, config, undefined, blocks.map((b) => b.range));
+          const result = parseCode(script, input, config, { ...guard, ranges: blocks.map((b) => b.range) });
           if (result.ok) return result.parsed;
           onFallback?.(input.language, result.reason, input.path, result.detail);
           return window(input, result.reason);

@@ -30,11 +30,14 @@ const GENERIC = new Set<SymbolKind | undefined>(['variable', 'constant']);
  * class). Variables and constants declared inside a function are locals, not symbols; they are
  * dropped, as is everything but functions and classes nested in a function.
  */
-/** Runs the grammar's query once; matches split into definition and import patterns. */
-export function runQuery(grammar: LoadedGrammar, tree: Tree, deadline = Infinity): { definitions: QueryMatch[]; imports: QueryMatch[] } {
+/**
+ * Runs the grammar's query once; matches split into definition and import patterns. `progress`
+ * is called as the query advances and cancels it by returning true (the matches are then partial).
+ */
+export function runQuery(grammar: LoadedGrammar, tree: Tree, progress?: () => boolean): { definitions: QueryMatch[]; imports: QueryMatch[] } {
   const definitions: QueryMatch[] = [];
   const imports: QueryMatch[] = [];
-  for (const m of grammar.query.matches(tree.rootNode, untilDeadline(deadline))) (m.patternIndex < grammar.importsFrom ? definitions : imports).push(m);
+  for (const m of grammar.query.matches(tree.rootNode, progress ? { progressCallback: progress } : {})) (m.patternIndex < grammar.importsFrom ? definitions : imports).push(m);
   return { definitions, imports };
 }
 
@@ -85,11 +88,6 @@ export function findDefinitions(grammar: LoadedGrammar, matches: readonly QueryM
     if (insideFunction(d) && d.kind !== 'class') d.keep = false;
   }
   return roots;
-}
-
-/** Query options that cancel the query once `deadline` (a performance.now() time) has passed. */
-function untilDeadline(deadline: number): { progressCallback?: () => boolean } {
-  return deadline === Infinity ? {} : { progressCallback: () => performance.now() > deadline };
 }
 
 function insideFunction(d: Definition): boolean {

@@ -194,7 +194,7 @@ describe('bad input: pathological code files index without error and stay search
     expect(Object.values(structure.parsers).reduce((a, b) => a + b, 0)).toBe(14);
     expect(structure.symbols).toBeGreaterThan(0);
     expect(structure.imports).toBeGreaterThan(0);
-    for (const f of structure.fallbacks) expect(['grammar_unavailable', 'parse_timeout', 'parse_error', 'too_deep']).toContain(f.reason);
+    for (const f of structure.fallbacks) expect(['grammar_unavailable', 'parse_budget', 'parse_timeout', 'parse_error', 'too_deep']).toContain(f.reason);
     // the garbage file fell back to line windows, and says why
     expect(structure.fallbacks).toContainEqual({ language: 'typescript', reason: 'parse_error', files: 1, example: 'bad/garbage.ts' });
     expect(warnings.some((w) => /typescript: chunked by line windows \(parse_error\)/.test(w))).toBe(true);

@@ -3,30 +3,13 @@
  * HTML inputs: class heads and members, nested containers, splitting of large definitions,
  * merging of small ones, broken syntax, script blocks, fallbacks and determinism.
  */
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkDraft, ChunkInput, FallbackReason, ParsedFile } from '../../../src/core/chunk.js';
 import type { ChunkConfig } from '../../../src/config/schema.js';
 import { createFileParser, type FallbackListener } from '../../../src/parse/chunker.js';
 import { parseCode } from '../../../src/parse/code-parser.js';
-import type * as CodeParser from '../../../src/parse/code-parser.js';
 import { loadGrammars, resetGrammarCache, type LoadedGrammar } from '../../../src/parse/grammars.js';
 import { grammarLanguages } from '../../../src/parse/languages/registry.js';
-
-/**
- * parseCode with the time limit forced by a test: createFileParser always uses the default limit,
- * so the parse_timeout fallback is reached by wrapping the module it imports.
- */
-const forced = vi.hoisted(() => ({ limitMs: undefined as number | undefined }));
-vi.mock('../../../src/parse/code-parser.js', async (importOriginal) => {
-  const mod = await importOriginal<typeof CodeParser>();
-  return {
-    ...mod,
-    parseCode: (...args: Parameters<typeof mod.parseCode>) => {
-      if (forced.limitMs !== undefined) args[3] = forced.limitMs;
-      return mod.parseCode(...args);
-    },
-  };
-});
 
 /** The production defaults, and a small clamp that forces splits. */
 const CONFIG: ChunkConfig = { windowLines: 60, overlapLines: 8, maxBytes: 4096 };
@@ -36,9 +19,6 @@ let grammars: Map<string, LoadedGrammar>;
 beforeAll(async () => {
   grammars = await loadGrammars(['typescript', 'javascript', 'python']);
   expect([...grammars.keys()].sort()).toEqual(['javascript', 'python', 'typescript']);
-});
-afterEach(() => {
-  forced.limitMs = undefined;
 });
 
 const LANGUAGES: Record<string, string> = { ts: 'typescript', js: 'javascript', py: 'python', vue: 'vue', svelte: 'svelte', html: 'html' };
@@ -470,25 +450,26 @@ describe('fallbacks', () => {
   /** About 300 KB of generated TypeScript. */
   const generated = Array.from({ length: 4200 }, (_, i) => `export function gen${i}(a: number): number { return a * ${i} + ${i % 7}; }`).join('\n') + '\n';
 
-  it('parseCode with a 0 ms limit reports parse_timeout, and the parser still works afterwards', () => {
+  /** A budget too small for the generated file's parse; the query's is left alone. */
+  const TINY = { parseWork: 100, queryWork: 1_000_000, queryMatches: 1_000_000 };
+
+  it('parseCode over its work budget reports parse_budget, and the parser still works afterwards', () => {
     expect(generated.length).toBeGreaterThan(280_000);
     const ts = grammars.get('typescript')!;
-    expect(parseCode(ts, input('gen.ts', generated), CONFIG, 0)).toEqual({ ok: false, reason: 'parse_timeout' });
-    const after = parseCode(ts, input('ok.ts', 'export function fine() {}\n'), CONFIG);
+    expect(parseCode(ts, input('gen.ts', generated), CONFIG, { limits: TINY })).toMatchObject({ ok: false, reason: 'parse_budget' });
+    const after = parseCode(ts, input('ok.ts', 'export function fine() {}\n'), CONFIG, { limits: TINY });
     expect(after.ok && after.parsed.symbols.map((s) => s.name)).toEqual(['fine']);
   });
 
-  it('createFileParser falls back to line windows on parse_timeout and calls the listener', () => {
-    forced.limitMs = 0;
+  it('createFileParser falls back to line windows on parse_budget and calls the listener', () => {
     const calls: Array<[string, FallbackReason, string]> = [];
-    const parsed = parse('gen.ts', generated, CONFIG, (language, reason, path) => calls.push([language, reason, path]));
-    expect(parsed).toMatchObject({ parser: 'window', fallback: 'parse_timeout', symbols: [], imports: [] });
-    expect(calls).toEqual([['typescript', 'parse_timeout', 'gen.ts']]);
+    const parsed = createFileParser(CONFIG, grammars, (language, reason, path) => calls.push([language, reason, path]), { limits: TINY }).parse(input('gen.ts', generated));
+    expect(parsed).toMatchObject({ parser: 'window', fallback: 'parse_budget', symbols: [], imports: [] });
+    expect(calls).toEqual([['typescript', 'parse_budget', 'gen.ts']]);
     expect(parsed.chunks.length).toBeGreaterThan(10);
     for (const c of parsed.chunks) expect(c.kind).toBe('window');
     // the window chunker still names the definitions it sees
     expect(parsed.chunks[0]!.defines?.[0]).toBe('gen0');
-    forced.limitMs = undefined;
     expect(parse('gen.ts', generated).parser).toBe('tree-sitter');
   });
 
