@@ -17,7 +17,7 @@ export function renderFileSlice(data: FileSliceData): TextDoc {
   const rest = data.end_line < data.total_lines ? [`(file continues to line ${data.total_lines}: read from start_line ${data.end_line + 1})`] : [];
   return {
     head: [`${span(data.path, data.start_line, data.end_line)} of ${count(data.total_lines, 'line')} (${data.language}, sha256 ${data.sha256.slice(0, 12)})`],
-    items: data.text === '' ? [] : numberedLines(data.text, data.start_line),
+    items: data.text === '' ? [] : numberedLines(data.text, data.start_line, data.end_line),
     noun: 'lines',
     separator: '\n',
     wrap: { open: `${fence}${fenceTag(data.language, data.path)}`, close: fence },

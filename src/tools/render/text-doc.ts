@@ -57,9 +57,14 @@ export function fenced(text: string, tag: string): string {
   return `${fence}${tag}\n${text.endsWith('\n') ? text.slice(0, -1) : text}\n${fence}`;
 }
 
-/** Lines of a text numbered from `first`, the numbers right-aligned: `  9  x`, ` 10  y`. */
-export function numberedLines(text: string, first: number): string[] {
-  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+/**
+ * Lines of a text numbered from `first`, the numbers right-aligned: `  9  x`, ` 10  y`. With
+ * `last`, the text holds exactly the lines first..last (a trailing newline then ends an empty
+ * last line); without it, a trailing newline only ends the text.
+ */
+export function numberedLines(text: string, first: number, last?: number): string[] {
+  const all = text.split('\n');
+  const lines = last !== undefined ? all.slice(0, Math.max(1, last - first + 1)) : text.endsWith('\n') ? all.slice(0, -1) : all;
   const width = String(first + lines.length - 1).length;
   return lines.map((line, i) => `${String(first + i).padStart(width)}  ${line}`);
 }
