@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isEngineError } from '../index.js';
+import { isEngineError, loadTokenCounter } from '../index.js';
 import { firstLinesOfText } from './bound.js';
 import { renderContext, renderFileList, renderFileSlice } from './render/file-text.js';
 import { defineTool, limitArg, type ToolDefinition } from './tool.js';
@@ -155,11 +155,17 @@ const retrieveContext = defineTool({
     const w = pack.sections.workspace.currentFile;
     const current = w ? { path: w.path, start_line: w.startLine, end_line: w.endLine, total_lines: w.totalLines, cursor_line: w.cursorLine ?? null, text: w.text } : undefined;
     const { kept: pieces, dropped } = capPieces(all, packed.map((p) => p.rank), args.max_chunks, args.max_total_bytes, current ? utf8(current.text) : 0);
-    if (dropped > 0) warnings.push(`${dropped} more piece${dropped === 1 ? '' : 's'} left out by max_chunks=${args.max_chunks} / max_total_bytes=${args.max_total_bytes}`);
+    let tokens = pack.tokens.total;
+    if (dropped > 0) {
+      warnings.push(`${dropped} more piece${dropped === 1 ? '' : 's'} left out by max_chunks=${args.max_chunks} / max_total_bytes=${args.max_total_bytes}`);
+      // the pack's count less the text of the pieces left out
+      const counter = await loadTokenCounter();
+      tokens -= all.filter((p) => !pieces.includes(p)).reduce((n, p) => n + counter.count(p.text), 0);
+    }
     if (pieces.length === 0) warnings.push('nothing relevant found: try other words or search_text');
     const omitted = pack.omitted.filter((o) => o.section === 'evidence').length;
     if (omitted > 0) warnings.push(`${omitted} more piece${omitted === 1 ? '' : 's'} did not fit the budget of ${pack.budget} tokens`);
-    return { data: { ...(current ? { current_file: current } : {}), pieces, tokens: pack.tokens.total, budget: pack.budget, candidates: pack.candidates, packer: 'context-pack' }, warnings };
+    return { data: { ...(current ? { current_file: current } : {}), pieces, tokens, budget: pack.budget, candidates: pack.candidates, packer: 'context-pack' }, warnings };
   },
 });
 

@@ -112,6 +112,9 @@ describe('MCP tool contract (real client)', () => {
   it('retrieve_context keeps at most max_chunks pieces, best-ranked first, and says how many it left out', async () => {
     const env = envelopeOf(await call('retrieve_context', { query: 'retry config database port', max_chunks: 1 }));
     expect(env.data.pieces).toHaveLength(1);
+    const all = envelopeOf(await call('retrieve_context', { query: 'retry config database port' }));
+    expect((all.data.pieces as unknown[]).length).toBeGreaterThan(1);
+    expect(env.data.tokens as number, 'tokens counts only the pieces kept').toBeLessThan(all.data.tokens as number);
     expect(env.meta.warnings.some((w) => /left out by max_chunks=1/.test(w))).toBe(true);
     const bad = await call('retrieve_context', { query: 'x', max_chunks: 21, max_total_bytes: 100 });
     expect(envelopeOf(bad).error).toBe('invalid_arguments');
