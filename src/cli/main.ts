@@ -178,7 +178,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
     .option('--confirm', 'approve a write tool\'s change for this call (you are the host confirming it); without it the change is only staged')
     .option('--read-only', 'offer the read tools only')
-    .addHelpText('after', '\nExit codes follow the envelope: 0 ok, 2 invalid_arguments or too_large, 3 not_found, 6 permission_denied, 7 requires_confirmation, 1 internal_error.\n\nExamples:\n  scry tool search_code --args \'{"query": "open the database", "max_results": 3}\'\n  scry tool read_file --args \'{"path": "src/index.ts", "start_line": 1, "end_line": 20}\'\n  scry tool apply_unified_diff --args @change.json            # stage: prints the diff and its hash\n  scry tool apply_unified_diff --args @change.json --confirm  # apply it')
+    .addHelpText('after', '\nExit codes follow the envelope: 0 ok, 2 invalid_arguments or too_large, 3 not_found, 6 permission_denied, 7 requires_confirmation, 1 internal_error.\n\nExamples:\n  scry tool search_code --args \'{"query": "open the database", "limit": 3}\'\n  scry tool read_file --args \'{"path": "src/index.ts", "start_line": 1, "end_line": 20}\'\n  scry tool apply_unified_diff --args @change.json            # stage: prints the diff and its hash\n  scry tool apply_unified_diff --args @change.json --confirm  # apply it')
     .action(async (name: string, flags) => {
       result.json = true;
       result.code = await toolCommand(io, name, flags);

@@ -1,14 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type JSONRPCRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine, IndexWatch, StatusReport } from '../index.js';
 import { toolsFor } from '../tools/catalog.js';
-import type { Envelope } from '../tools/envelope.js';
 import { runTool } from '../tools/run-tool.js';
-import type { ToolContext, WritePolicy } from '../tools/tool.js';
+import type { ToolContext, ToolDefinition, WritePolicy } from '../tools/tool.js';
 import { serverInstructions } from './instructions.js';
+import { toCallToolResult } from './call-result.js';
 import { progressSink } from './progress.js';
 import { freshnessWarnings } from './freshness-warnings.js';
-import { summarise } from './summary.js';
 import { listedTools } from './tool-list.js';
 
 export interface ScryServerOptions {
@@ -22,10 +21,11 @@ export interface ScryServerOptions {
 }
 
 /**
- * Makes MCP servers over one engine: `tools/list` from the catalogue, `tools/call` through
- * `runTool`. Built on the SDK's low-level `Server`, not `McpServer.registerTool`, because scry
- * validates arguments itself: bad arguments come back as an `invalid_arguments` envelope
- * (isError) the model can read and correct, never as a JSON-RPC error. A server serves one
+ * Makes MCP servers over one engine: `tools/list` from the catalogue (input and output schemas),
+ * `tools/call` through `runTool`. Built on the SDK's low-level `Server`, not
+ * `McpServer.registerTool`, because scry validates arguments itself: bad arguments, even ones that
+ * are not an object, come back as an `invalid_arguments` envelope (isError) the model can read
+ * and correct, never as a JSON-RPC error. A server serves one
  * connection; stdio makes one, the stateless HTTP transport one per request, so what every
  * server shares (the tool list, the instructions until the next index pass) is computed once here.
  */
@@ -48,9 +48,15 @@ export function scryServerFactory(options: ScryServerOptions): () => Server {
   return () => {
     const server = new Server({ name: 'scry', title: 'scry code retrieval', version: options.version }, { capabilities: { tools: {} }, instructions: describe() });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listed ??= listedTools(tools)) }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-      const { name, arguments: args } = request.params;
-      const progress = progressSink(extra._meta?.progressToken, (n) => extra.sendNotification(n));
+    // tools/call is served by the fallback handler, not setRequestHandler: the SDK parses a
+    // registered tools/call request against its own schema first, and `arguments` that are not
+    // an object ("str", true, []) would fail there as JSON-RPC -32603 before scry sees them.
+    // Here every call reaches runTool, which answers bad arguments with an invalid_arguments envelope.
+    server.fallbackRequestHandler = async (request: JSONRPCRequest, extra): Promise<CallToolResult> => {
+      if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      const params = (typeof request.params === 'object' && request.params !== null ? request.params : {}) as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
+      const token = params._meta?.progressToken;
+      const progress = progressSink(typeof token === 'string' || typeof token === 'number' ? token : undefined, (n) => extra.sendNotification(n));
       const ctx: ToolContext = {
         engine,
         writePolicy,
@@ -60,8 +66,9 @@ export function scryServerFactory(options: ScryServerOptions): () => Server {
         warnings: () => freshnessWarnings(engine.freshness()),
       };
       // applied writes re-index their own files (engine); other edits arrive through the watch
-      return toCallToolResult(await runTool(name, args, ctx), args);
-    });
+      const envelope = await runTool(params.name, params.arguments, ctx);
+      return toCallToolResult(envelope, envelope.ok ? toolNamed(tools, params.name) : undefined, params.arguments);
+    };
     return server;
   };
 }
@@ -71,14 +78,7 @@ export function createScryServer(options: ScryServerOptions): Server {
   return scryServerFactory(options)();
 }
 
-/** The envelope itself as `structuredContent`, a short summary as text, `isError` on failure. */
-export function toCallToolResult(envelope: Envelope, args: Record<string, unknown> = {}): CallToolResult {
-  return {
-    content: [{ type: 'text', text: summarise(envelope, args) }],
-    structuredContent: envelope as unknown as Record<string, unknown>,
-    isError: !envelope.ok,
-  };
-}
+const toolNamed = (tools: readonly ToolDefinition[], name: unknown): ToolDefinition | undefined => tools.find((t) => t.name === name);
 
 function statusOrUndefined(engine: Engine): StatusReport | undefined {
   try {

@@ -1,6 +1,6 @@
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../tools/tool.js';
-import { toolJsonSchema } from '../tools/tool-schema.js';
+import { toolJsonSchema, toolOutputJsonSchema } from '../tools/tool-schema.js';
 
 /**
  * MCP behaviour hints. Nothing scry does reaches outside the project (`openWorldHint: false`).
@@ -21,6 +21,8 @@ export function listedTools(tools: readonly ToolDefinition[]): Tool[] {
     description: tool.description,
     // the same zod object runTool validates with, so the advertised and the enforced contract cannot drift
     inputSchema: toolJsonSchema(tool) as Tool['inputSchema'],
+    // the envelope around the tool's data; clients validate structuredContent against it
+    outputSchema: toolOutputJsonSchema(tool) as Tool['outputSchema'],
     annotations: annotationsOf(tool),
   }));
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { isEngineError } from '../index.js';
+import { isEngineError, loadTokenCounter } from '../index.js';
 import { firstLinesOfText } from './bound.js';
-import { defineTool, type ToolDefinition } from './tool.js';
+import { renderContext, renderFileList, renderFileSlice } from './render/file-text.js';
+import { defineTool, limitArg, type ToolDefinition } from './tool.js';
 
 const readFile = defineTool({
   name: 'read_file',
@@ -18,6 +19,17 @@ const readFile = defineTool({
   },
   readOnly: true,
   bound: { lines: firstLinesOfText({ moveEndLine: true }) },
+  output: z.looseObject({
+    path: z.string(),
+    language: z.string(),
+    start_line: z.number().int(),
+    end_line: z.number().int(),
+    total_lines: z.number().int(),
+    truncated: z.boolean(),
+    sha256: z.string(),
+    text: z.string(),
+  }),
+  render: renderFileSlice,
   handler: async (args, ctx) => {
     const slice = await ctx.engine.readFile(args.path, { startLine: args.start_line, endLine: args.end_line, maxBytes: args.max_bytes });
     const data = {
@@ -43,11 +55,13 @@ const listFiles = defineTool({
     'Example: {"glob": "src/**/*.ts", "limit": 100}',
   input: {
     glob: z.string().min(1).max(512).optional().describe('Glob or directory prefix, e.g. "**/*.py", "docs/", "*.md".'),
-    limit: z.number().int().min(1).max(500).default(200).describe('Files to return (1-500).'),
+    limit: limitArg(500, 200, 'Files'),
     include_hidden: z.boolean().default(false).describe('Include paths under dot-directories such as .github/.'),
   },
   readOnly: true,
   bound: { list: 'files', label: (f) => String((f as { path: string }).path) },
+  output: z.looseObject({ total: z.number().int(), files: z.array(z.looseObject({ path: z.string(), language: z.string(), lines: z.number().int(), bytes: z.number().int() })) }),
+  render: renderFileList,
   handler: async (args, ctx) => {
     const listing = await ctx.engine.listFiles({ glob: args.glob, limit: args.limit, includeHidden: args.include_hidden });
     const files = listing.files.map((f) => ({ path: f.path, language: f.language, lines: f.lineCount, bytes: f.size }));
@@ -56,13 +70,33 @@ const listFiles = defineTool({
   },
 });
 
-/** One piece of a context pack as the tool returns it. */
+/** One piece of a context pack as the tool returns it (`rank` is kept out of the result). */
 interface ContextPiece {
   readonly cite: string;
   readonly kind: string;
   readonly symbols?: readonly string[];
   readonly hashes?: readonly string[];
   readonly text: string;
+}
+
+const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/**
+ * The pieces ../shared/seeds §17.4.1 allows: the `maxChunks` best-ranked, then, while their text
+ * (with `fixedBytes` already taken by the current file) is over `maxBytes`, without the
+ * worst-ranked. Display order is kept. Returns the pieces kept and how many were dropped.
+ */
+export function capPieces<P extends { readonly text: string }>(pieces: readonly P[], ranks: readonly number[], maxChunks: number, maxBytes: number, fixedBytes: number): { kept: P[]; dropped: number } {
+  const byRank = pieces.map((_, i) => i).sort((a, b) => ranks[a]! - ranks[b]! || a - b);
+  const keep = new Set(byRank.slice(0, maxChunks));
+  let bytes = fixedBytes + [...keep].reduce((n, i) => n + utf8(pieces[i]!.text), 0);
+  for (let r = Math.min(maxChunks, byRank.length) - 1; r >= 0 && bytes > maxBytes; r--) {
+    const i = byRank[r]!;
+    keep.delete(i);
+    bytes -= utf8(pieces[i]!.text);
+  }
+  const kept = pieces.filter((_, i) => keep.has(i));
+  return { kept, dropped: pieces.length - kept.length };
 }
 
 /** The pack budget when the caller gives none: its `max_tokens` minus room for the envelope, or 8,000. */
@@ -75,7 +109,7 @@ const retrieveContext = defineTool({
   name: 'retrieve_context',
   title: 'Retrieve context',
   description:
-    'Get the context for a task in one call, inside a token budget: a window of the file being edited around the cursor, the signatures of symbols the query names, then the most relevant code whole — merged, deduplicated, 2 chunks per file before any third, each cited path:start-end with its hash; summaries if budget remains. ' +
+    'Get the context for a task in one call, inside a token budget: a window of the file being edited around the cursor, the signatures of symbols the query names, then the most relevant code whole (merged, deduplicated, at most 2 chunks per file first), each cited path:start-end with its hash. ' +
     'Example: {"query": "add a timeout to the HTTP client", "current_path": "src/net/client.ts", "current_line": 42, "tokens": 6000}',
   input: {
     query: z.string().min(1).max(16_384).describe('The task or question, in words and identifiers.'),
@@ -83,9 +117,22 @@ const retrieveContext = defineTool({
     current_line: z.number().int().min(1).optional().describe('The cursor line in current_path (default 1).'),
     language: z.string().min(1).max(40).optional().describe('Only code in this language.'),
     tokens: z.number().int().min(256).max(100_000).optional().describe('Token budget of the pack (o200k; default 8000, or what max_tokens leaves).'),
+    max_chunks: z.number().int().min(1).max(20).default(8).describe('Most pieces to return (best first).'),
+    max_total_bytes: z.number().int().min(4096).max(200_000).default(60_000).describe('Byte budget of the returned text.'),
   },
   readOnly: true,
   bound: { list: 'pieces', label: (p) => (p as ContextPiece).cite },
+  output: z.looseObject({
+    current_file: z
+      .looseObject({ path: z.string(), start_line: z.number().int(), end_line: z.number().int(), total_lines: z.number().int(), cursor_line: z.number().int().nullable(), text: z.string() })
+      .optional(),
+    pieces: z.array(z.looseObject({ cite: z.string(), kind: z.string(), symbols: z.array(z.string()).optional(), hashes: z.array(z.string()).optional(), text: z.string() })),
+    tokens: z.number().int(),
+    budget: z.number().int(),
+    candidates: z.number().int(),
+    packer: z.string(),
+  }),
+  render: renderContext,
   handler: async (args, ctx) => {
     const warnings: string[] = [];
     const options = { tokens: packBudget(args.tokens, ctx.maxTokens), language: args.language, signal: ctx.signal };
@@ -97,21 +144,28 @@ const retrieveContext = defineTool({
       warnings.push(`current_path: ${err.message}`);
       pack = await ctx.engine.context(args.query, options);
     }
-    const pieces: ContextPiece[] = pack.sections.evidence.flatMap((g) =>
-      g.pieces.map((p) => ({
+    const packed = pack.sections.evidence.flatMap((g) => g.pieces);
+    const all: ContextPiece[] = packed.map((p) => ({
         cite: `${p.path}:${p.startLine}-${p.endLine}`,
         kind: p.kind,
         ...(p.symbols.length > 0 ? { symbols: p.symbols } : {}),
         ...(p.hashes.length > 0 ? { hashes: p.hashes } : {}),
         text: p.text,
-      })),
-    );
+    }));
     const w = pack.sections.workspace.currentFile;
     const current = w ? { path: w.path, start_line: w.startLine, end_line: w.endLine, total_lines: w.totalLines, cursor_line: w.cursorLine ?? null, text: w.text } : undefined;
+    const { kept: pieces, dropped } = capPieces(all, packed.map((p) => p.rank), args.max_chunks, args.max_total_bytes, current ? utf8(current.text) : 0);
+    let tokens = pack.tokens.total;
+    if (dropped > 0) {
+      warnings.push(`${dropped} more piece${dropped === 1 ? '' : 's'} left out by max_chunks=${args.max_chunks} / max_total_bytes=${args.max_total_bytes}`);
+      // the pack's count less the text of the pieces left out
+      const counter = await loadTokenCounter();
+      tokens -= all.filter((p) => !pieces.includes(p)).reduce((n, p) => n + counter.count(p.text), 0);
+    }
     if (pieces.length === 0) warnings.push('nothing relevant found: try other words or search_text');
     const omitted = pack.omitted.filter((o) => o.section === 'evidence').length;
     if (omitted > 0) warnings.push(`${omitted} more piece${omitted === 1 ? '' : 's'} did not fit the budget of ${pack.budget} tokens`);
-    return { data: { ...(current ? { current_file: current } : {}), pieces, tokens: pack.tokens.total, budget: pack.budget, candidates: pack.candidates, packer: 'context-pack' }, warnings };
+    return { data: { ...(current ? { current_file: current } : {}), pieces, tokens, budget: pack.budget, candidates: pack.candidates, packer: 'context-pack' }, warnings };
   },
 });
 

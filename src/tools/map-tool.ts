@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { renderRepoMap } from './render/file-text.js';
 import { defineTool, type ToolDefinition } from './tool.js';
 
 /** What repo_map returns. */
@@ -40,6 +41,8 @@ const repoMap = defineTool({
     query: z.string().min(1).max(1000).optional().describe('Words or identifiers of the task, e.g. "open database WAL": files defining or named by them rank higher.'),
   },
   readOnly: true,
+  output: z.looseObject({ text: z.string(), total_files: z.number().int(), included_files: z.number().int(), tokens: z.number().int(), truncated: z.boolean().optional() }),
+  render: renderRepoMap,
   bound: {
     lines: {
       field: 'text',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, type ToolDefinition } from './tool.js';
+import { renderRelated } from './render/symbol-text.js';
+import { defineTool, limitArg, type ToolDefinition } from './tool.js';
 
 const relatedFilesTool = defineTool({
   name: 'related_files',
@@ -10,10 +11,16 @@ const relatedFilesTool = defineTool({
     'Example: {"path": "src/store/database.ts", "limit": 10}',
   input: {
     path: z.string().min(1).max(1000).describe('File path relative to the project root, e.g. "src/store/database.ts".'),
-    limit: z.number().int().min(1).max(200).default(20).describe('Related files to return (1-200).'),
+    limit: limitArg(200, 20, 'Related files'),
   },
   readOnly: true,
   bound: { list: 'files', label: (f) => String((f as { path: string }).path) },
+  output: z.looseObject({
+    path: z.string(),
+    total: z.number().int(),
+    files: z.array(z.looseObject({ path: z.string(), score: z.number(), reasons: z.array(z.string()), relations: z.looseObject({}) })),
+  }),
+  render: renderRelated,
   handler: async (args, ctx) => {
     const related = await ctx.engine.related(args.path, { limit: args.limit });
     const warnings = related.files.length === 0 ? ['no related files found: the file has no indexed imports, importers, tests or callers'] : [];

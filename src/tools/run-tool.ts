@@ -20,6 +20,40 @@ export function describeIssues(error: z.ZodError): string[] {
   });
 }
 
+/**
+ * Other names accepted for an argument, and the name each stands for: `max_results` (scry's
+ * earlier name on the search tools) for `limit` (the name of ../shared/seeds §17.4.1), on every
+ * tool that has a `limit`. Not listed in the schemas; documented in the README.
+ */
+export const ARGUMENT_ALIASES: Readonly<Record<string, string>> = { max_results: 'limit' };
+
+/**
+ * The arguments with aliases renamed to the names the tool declares; an alias given beside its
+ * name with another value is an issue. Aliases of arguments the tool lacks are left for the
+ * schema to reject as unknown.
+ */
+export function canonicalArgs(tool: ToolDefinition, raw: Readonly<Record<string, unknown>>): { args: Record<string, unknown>; issues: string[]; renamed: Record<string, string> } {
+  const args: Record<string, unknown> = { ...raw };
+  const issues: string[] = [];
+  const renamed: Record<string, string> = {};
+  for (const [alias, name] of Object.entries(ARGUMENT_ALIASES)) {
+    if (!(alias in args) || !(name in tool.input)) continue;
+    if (name in args && args[name] !== args[alias]) issues.push(`${alias}: is another name for ${name}; give one of them`);
+    else {
+      args[name] = args[alias];
+      renamed[name] = alias;
+    }
+    delete args[alias];
+  }
+  return { args, issues, renamed };
+}
+
+/** An issue line about a renamed argument under the name the caller gave (`max_results: Too big…`). */
+function asGiven(line: string, renamed: Readonly<Record<string, string>>): string {
+  const name = Object.keys(renamed).find((n) => line.startsWith(`${n}:`));
+  return name !== undefined ? `${renamed[name]!}${line.slice(name.length)}` : line;
+}
+
 function invalid(message: string, issues: readonly string[], suggestions: readonly string[] = []): Envelope {
   return boundEnvelope(
     { ok: false, error: 'invalid_arguments', warnings: [], data: { message, reason: 'INVALID_ARGUMENT', issues, ...(suggestions.length > 0 ? { suggestions } : {}) } },
@@ -50,10 +84,16 @@ export async function runTool(name: unknown, args: unknown, ctx: ToolContext): P
     const close = guess !== undefined && distance(guess, name as string) <= Math.max(2, Math.floor((name as string).length / 3));
     return invalid(`unknown tool ${JSON.stringify(String(name).slice(0, 100))}`, [`tool: one of ${names.join(', ')}`], close ? [guess] : []);
   }
-  const raw = args === undefined || args === null ? {} : args;
-  if (typeof raw !== 'object' || Array.isArray(raw)) return invalid(`arguments of ${tool.name} must be a JSON object`, [`arguments: got ${Array.isArray(raw) ? 'an array' : typeof raw}`]);
-  const parsed = argsSchema(tool).safeParse(raw);
-  if (!parsed.success) return invalid(`invalid arguments for ${tool.name}`, describeIssues(parsed.error));
+  // no arguments at all is {}; anything else that is not an object (null, "str", true, [], 3) is refused
+  const raw = args === undefined ? {} : args;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    const got = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;
+    return invalid(`arguments of ${tool.name} must be a JSON object`, [`arguments: got ${got}; send an object ({} for none)`]);
+  }
+  const canonical = canonicalArgs(tool, raw as Record<string, unknown>);
+  if (canonical.issues.length > 0) return invalid(`invalid arguments for ${tool.name}`, canonical.issues);
+  const parsed = argsSchema(tool).safeParse(canonical.args);
+  if (!parsed.success) return invalid(`invalid arguments for ${tool.name}`, describeIssues(parsed.error).map((line) => asGiven(line, canonical.renamed)));
   const { max_tokens: maxTokens, ...toolArgs } = parsed.data as { max_tokens?: number } & Record<string, unknown>;
   let draft: { ok: boolean; data: unknown; error: Envelope['error']; warnings: readonly string[] };
   try {

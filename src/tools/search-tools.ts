@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { SearchResponse, SearchResult } from '../index.js';
-import { defineTool, type ToolDefinition } from './tool.js';
+import { hitSchema } from './output-schema.js';
+import { renderHits } from './render/search-text.js';
+import { defineTool, limitArg, type ToolDefinition } from './tool.js';
 
 /** A search result as agents get it: snake_case, nulls left out, score rounded. */
 export interface ToolHit {
@@ -54,7 +56,9 @@ function searchWarnings(response: SearchResponse, requested?: string): string[] 
 }
 
 const query = z.string().min(1).max(16_384).describe('What you are looking for: words, identifiers, an error message, or a whole issue text.');
-const maxResults = z.number().int().min(1).max(50).default(5).describe('Results to return (1-50).');
+const limit = limitArg(50, 5, 'Results');
+/** What search_code, search_docs and find_similar return. */
+const hitsOutput = z.looseObject({ results: z.array(hitSchema), mode: z.string(), terms: z.array(z.string()) });
 const paths = z.array(z.string().min(1).max(512)).max(20).optional().describe('Only paths matching these globs or directory prefixes, e.g. ["src/**/*.ts", "lib/"].');
 const language = z.string().min(1).max(40).optional().describe('Only this language, e.g. "typescript", "python", "go".');
 
@@ -69,13 +73,15 @@ const searchCode = defineTool({
     query,
     language,
     paths,
-    max_results: maxResults,
+    limit,
     mode: z.enum(['lexical', 'vector', 'hybrid']).optional().describe('Ranking: hybrid when vectors exist, lexical otherwise (the default picks the best available).'),
   },
   readOnly: true,
   bound: { list: 'results', label: hitLabel },
+  output: hitsOutput,
+  render: renderHits,
   handler: async (args, ctx) => {
-    const response = await ctx.engine.search(args.query, { limit: args.max_results, language: args.language, path: args.paths, type: ['code', 'config'], signal: ctx.signal });
+    const response = await ctx.engine.search(args.query, { limit: args.limit, language: args.language, path: args.paths, type: ['code', 'config'], signal: ctx.signal });
     return { data: searchData(response), warnings: searchWarnings(response, args.mode) };
   },
 });
@@ -86,11 +92,13 @@ const searchDocs = defineTool({
   description:
     'Search documentation and prose (Markdown, READMEs, guides, text files) by heading-sized sections. ' +
     'Example: {"query": "how to configure the database path"}',
-  input: { query, max_results: maxResults },
+  input: { query, limit },
   readOnly: true,
   bound: { list: 'results', label: hitLabel },
+  output: hitsOutput,
+  render: renderHits,
   handler: async (args, ctx) => {
-    const response = await ctx.engine.search(args.query, { limit: args.max_results, type: ['docs', 'text'], signal: ctx.signal });
+    const response = await ctx.engine.search(args.query, { limit: args.limit, type: ['docs', 'text'], signal: ctx.signal });
     return { data: searchData(response), warnings: searchWarnings(response) };
   },
 });
@@ -106,12 +114,14 @@ const findSimilar = defineTool({
     code_snippet: z.string().min(1).max(65_536).describe('The code to match (a few lines to a function).'),
     language,
     exclude_file: z.string().min(1).max(512).optional().describe('Leave out results from this path (where the snippet came from).'),
-    max_results: maxResults,
+    limit,
   },
   readOnly: true,
   bound: { list: 'results', label: hitLabel },
+  output: hitsOutput,
+  render: renderHits,
   handler: async (args, ctx) => {
-    const response = await ctx.engine.similar(args.code_snippet, { language: args.language, excludeFile: args.exclude_file, limit: args.max_results });
+    const response = await ctx.engine.similar(args.code_snippet, { language: args.language, excludeFile: args.exclude_file, limit: args.limit });
     // a vector search when the index has vectors; otherwise shared identifiers, and the reason
     const warnings = response.meta.mode === 'lexical' ? [response.meta.semantic] : [];
     return { data: searchData(response), warnings };

@@ -1,5 +1,22 @@
+import { z } from 'zod';
 import type { Freshness } from '../index.js';
+import { renderStatus } from './render/status-text.js';
 import { defineTool, type ToolDefinition } from './tool.js';
+
+const counts = z.record(z.string(), z.number());
+const statusOutput = z.looseObject({
+  root: z.string(),
+  indexed: z.boolean(),
+  files: z.number().int(),
+  chunks: z.number().int(),
+  symbols: z.number().int(),
+  imports: z.number().int(),
+  vectors: z.number().int(),
+  languages: counts,
+  content_types: counts,
+  freshness: z.looseObject({ state: z.string(), last_pass_at: z.string().nullable(), indexing: z.boolean(), role: z.string(), pending_changes: z.number().int(), mode: z.string() }),
+  capabilities: z.looseObject({ lexical: z.boolean(), symbols: z.boolean(), semantic: z.boolean(), semantic_reason: z.string(), rerank: z.string().nullable(), writes: z.string() }),
+});
 
 /** How the index is kept fresh, in words. */
 function mode(f: Freshness): string {
@@ -37,6 +54,8 @@ const indexStatus = defineTool({
     'Call it first when results look stale or empty. Example: {}',
   input: {},
   readOnly: true,
+  output: statusOutput,
+  render: renderStatus,
   handler: async (_args, ctx) => {
     const s = ctx.engine.status();
     const f = ctx.engine.freshness();

@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { formatSymbolId, parseSymbolId, type SymbolRow } from '../index.js';
 import { firstLinesOfText } from './bound.js';
-import { defineTool, type ToolDefinition } from './tool.js';
+import { symbolSchema } from './output-schema.js';
+import { renderDefinition, renderReferences, renderSymbols } from './render/symbol-text.js';
+import { defineTool, limitArg, type ToolDefinition } from './tool.js';
+
+/** Kinds named by ../shared/seeds §17.4.1 (Swift-flavoured) and the kind scry stores for each. */
+const KIND_ALIASES = { protocol: 'interface', var: 'variable', typealias: 'type' } as const;
 
 /** A definition as agents get it, with the id to pass back. */
-function toSymbol(s: SymbolRow & { match?: string }): Record<string, unknown> {
+function toSymbol(s: SymbolRow & { match?: string }): z.infer<typeof symbolSchema> {
   return {
     id: formatSymbolId(s),
     name: s.name,
@@ -35,15 +40,18 @@ const searchSymbolsTool = defineTool({
   input: {
     name: z.string().min(1).max(200).describe('Symbol name or qualified name, e.g. "IndexStore" or "IndexStore.open".'),
     kind: z
-      .enum(['any', 'function', 'method', 'class', 'interface', 'struct', 'enum', 'type', 'variable', 'constant', 'module'])
+      .enum(['any', 'function', 'method', 'class', 'interface', 'struct', 'enum', 'type', 'variable', 'constant', 'module', 'protocol', 'var', 'typealias'])
       .default('any')
       .describe('Only this kind of definition.'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Definitions to return (1-100).'),
+    limit: limitArg(100, 20, 'Definitions'),
   },
   readOnly: true,
   bound: { list: 'symbols', label: (s) => String((s as { id: string }).id) },
+  output: z.looseObject({ symbols: z.array(symbolSchema) }),
+  render: renderSymbols,
   handler: async (args, ctx) => {
-    const hits = await ctx.engine.symbols(args.name, { kind: args.kind, limit: args.limit });
+    const kind = args.kind in KIND_ALIASES ? KIND_ALIASES[args.kind as keyof typeof KIND_ALIASES] : (args.kind as Exclude<typeof args.kind, keyof typeof KIND_ALIASES>);
+    const hits = await ctx.engine.symbols(args.name, { kind, limit: args.limit });
     return { data: { symbols: hits.map(toSymbol) }, warnings: hits.length === 0 ? ['no definitions found: try search_code with words, or search_text for the exact string'] : [] };
   },
 });
@@ -57,6 +65,8 @@ const getDefinition = defineTool({
   input: { symbol_id: symbolId },
   readOnly: true,
   bound: { lines: firstLinesOfText({ moveEndLine: false }) },
+  output: symbolSchema.extend({ language: z.string(), text: z.string(), truncated: z.boolean(), alternatives: z.array(z.string()) }),
+  render: renderDefinition,
   handler: async (args, ctx) => {
     const def = await ctx.engine.symbol(args.symbol_id);
     return {
@@ -72,9 +82,16 @@ const getReferences = defineTool({
   description:
     'Find where a symbol is used: definitions, calls, imports and other uses, then mentions in comments and docs, grouped by file. ' +
     'Matched by name (not type-resolved). Example: {"symbol_id": "parseConfig", "limit": 20}',
-  input: { symbol_id: symbolId, limit: z.number().int().min(1).max(200).default(50).describe('References to return (1-200).') },
+  input: { symbol_id: symbolId, limit: limitArg(200, 50, 'References') },
   readOnly: true,
   bound: { list: 'files', label: (f) => String((f as { path: string }).path) },
+  output: z.looseObject({
+    name: z.string(),
+    total: z.number().int(),
+    truncated: z.boolean(),
+    files: z.array(z.looseObject({ path: z.string(), references: z.array(z.looseObject({ line: z.number().int(), column: z.number().int(), kind: z.string(), text: z.string() })) })),
+  }),
+  render: renderReferences,
   handler: async (args, ctx) => {
     const parsed = parseSymbolId(args.symbol_id);
     // an id with a path must name a definition; a plain name is looked up as is

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TextSearchResult } from '../index.js';
-import { defineTool, type ToolDefinition } from './tool.js';
+import { renderTextMatches } from './render/search-text.js';
+import { defineTool, limitArg, type ToolDefinition } from './tool.js';
 
 /** One matching line as agents get it. */
 export interface ToolTextMatch {
@@ -39,10 +40,18 @@ const searchText = defineTool({
     regex: z.boolean().optional().describe('Treat query as a JavaScript regular expression (default false: a literal string). A match never spans lines.'),
     case_sensitive: z.boolean().optional().describe('true: exact case; false: ignore case. Default: smart case (ignore case unless the query has an uppercase letter).'),
     paths: z.array(z.string().min(1).max(512)).max(20).optional().describe('Only files matching these globs or directory prefixes, e.g. ["src/**/*.ts", "docs/"].'),
-    limit: z.number().int().min(1).max(200).default(30).describe('Matching lines to return (1-200).'),
+    limit: limitArg(200, 30, 'Matching lines'),
   },
   readOnly: true,
   bound: { list: 'matches', label: (m) => `${(m as ToolTextMatch).path}:${(m as ToolTextMatch).line}` },
+  output: z.looseObject({
+    matches: z.array(z.looseObject({ path: z.string(), line: z.number().int(), column: z.number().int(), text: z.string() })),
+    files_with_matches: z.number().int(),
+    files_scanned: z.number().int(),
+    truncated: z.boolean(),
+    case_sensitive: z.boolean(),
+  }),
+  render: renderTextMatches,
   handler: async (args, ctx) => {
     const result = await ctx.engine.searchText(args.query, {
       regex: args.regex,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolsFor } from './catalog.js';
+import { envelopeSchema } from './output-schema.js';
 import { argsSchema } from './run-tool.js';
 import type { ToolDefinition, WritePolicy } from './tool.js';
 
@@ -27,6 +28,29 @@ export interface OpenAiToolDefinition {
 export function toolJsonSchema(tool: ToolDefinition): JsonSchema {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(argsSchema(tool), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   return schema;
+}
+
+/**
+ * The JSON Schema of a tool's result envelope (MCP `outputSchema`), without `$schema` and
+ * without what only costs tokens: the safe-integer bounds zod puts on every integer, and
+ * `additionalProperties: {}` on open objects (JSON Schema's default).
+ */
+export function toolOutputJsonSchema(tool: ToolDefinition): JsonSchema {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(envelopeSchema(tool.output), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  return compact(schema) as JsonSchema;
+}
+
+function compact(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compact);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'additionalProperties' && typeof value === 'object' && value !== null && Object.keys(value).length === 0) continue;
+    out[key] = compact(value);
+  }
+  return out;
 }
 
 /**

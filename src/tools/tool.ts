@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Engine } from '../index.js';
 import type { BoundSpec } from './bound.js';
+import type { TextDoc } from './render/text-doc.js';
 
 /**
  * Who may write, decided by the host, never by a tool (../shared/seeds §17.3):
@@ -55,6 +56,14 @@ export interface ToolDefinition<S extends ToolShape = ToolShape, T = unknown> {
   readonly readOnly: boolean;
   /** How the result may be cut to fit the byte cap or `max_tokens`. */
   readonly bound?: BoundSpec<T>;
+  /** The shape of `data` on success (output-schema.ts): MCP `outputSchema` wraps it in the envelope's. */
+  readonly output: z.ZodType;
+  /**
+   * The result as text for a model (render/): MCP clients that show only text content still get
+   * all of it. Called with the data the handler returned, after bounding; `output` is checked
+   * against the same data in tests.
+   */
+  readonly render: (data: never, args: Readonly<Record<string, unknown>>) => TextDoc;
   readonly handler: (args: z.infer<z.ZodObject<S>>, ctx: ToolContext) => Promise<ToolOutput<T>>;
 }
 
@@ -75,3 +84,12 @@ export const MAX_TOKENS_ARG = z
   .max(100_000)
   .optional()
   .describe('Optional token budget; the result is cut to fit (whole items) and meta.omitted lists the rest.');
+
+/**
+ * The result count of a list tool, named `limit` in every tool (the name of ../shared/seeds
+ * §17.4.1); `max_results`, scry's earlier name on the search tools, is accepted as an alias by
+ * runTool (ARGUMENT_ALIASES).
+ */
+export function limitArg(max: number, fallback: number, noun: string): z.ZodDefault<z.ZodNumber> {
+  return z.number().int().min(1).max(max).default(fallback).describe(`${noun} to return (1-${max}).`);
+}

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { EngineError, isEngineError, type ChangeRequest, type ChangedFile } from '../index.js';
+import { changedFileSchema } from './output-schema.js';
+import { renderApplied } from './render/status-text.js';
 import { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from './tool.js';
+
+/** An applied change (a staged one is a `requires_confirmation` failure carrying its diff and hash). */
+const appliedOutput = z.looseObject({ applied: z.literal(true), hash: z.string(), files: z.array(changedFileSchema), reindexed: z.number().int() });
 
 /**
  * A staged proposal rides in the failed envelope's data, and a failure is not cut by the bounding
@@ -89,6 +94,8 @@ const applyUnifiedDiff = defineTool({
   },
   readOnly: false,
   bound: { list: 'files', label: (f) => String((f as ChangedFile).path) },
+  output: appliedOutput,
+  render: renderApplied,
   handler: async (args, ctx) => run({ kind: 'diff', diff: args.diff }, args.confirmation_token, ctx),
 });
 
@@ -118,6 +125,8 @@ const applyTextEdits = defineTool({
   },
   readOnly: false,
   bound: { list: 'files', label: (f) => String((f as ChangedFile).path) },
+  output: appliedOutput,
+  render: renderApplied,
   handler: async (args, ctx) => {
     const edits = args.edits.map((e) => ({ startLine: e.start_line, startCol: e.start_col, endLine: e.end_line, endCol: e.end_col, replacement: e.replacement }));
     return run({ kind: 'edits', path: args.path, edits }, args.confirmation_token, ctx);

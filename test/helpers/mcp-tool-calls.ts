@@ -84,7 +84,7 @@ export function expectEnvelope(value: unknown): { ok: boolean; data: unknown; er
   return env;
 }
 
-/** A CallToolResult as scry shapes it: the envelope, a short text summary, isError on failure. */
+/** A CallToolResult as scry shapes it: the envelope, the same result as text, isError on failure. */
 export function expectToolResult(callResult: object, expected: Expected | undefined, label: string): ReturnType<typeof expectEnvelope> {
   const result = callResult as { content?: unknown; structuredContent?: unknown; isError?: unknown };
   const env = expectEnvelope(result.structuredContent);
@@ -92,10 +92,10 @@ export function expectToolResult(callResult: object, expected: Expected | undefi
   const content = result.content as Array<{ type: string; text: string }>;
   expect(content).toHaveLength(1);
   expect(content[0]!.type).toBe('text');
-  expect(content[0]!.text.length, `${label}: summary`).toBeGreaterThan(0);
-  expect(content[0]!.text.length, `${label}: summary is short`).toBeLessThanOrEqual(600);
+  expect(content[0]!.text.length, `${label}: text`).toBeGreaterThan(0);
+  expect(Buffer.byteLength(content[0]!.text, 'utf8'), `${label}: text within the 200 KB cap`).toBeLessThanOrEqual(200_000);
   if (expected === undefined) expect(env.error, `${label}: ${JSON.stringify(env.data)}`).not.toBe('internal_error');
   else expect(env.ok ? 'ok' : env.error, `${label}: ${JSON.stringify(env.data).slice(0, 500)}`).toBe(expected);
-  if (!env.ok) expect(content[0]!.text).toContain(env.error!);
+  if (!env.ok) expect(content[0]!.text.startsWith(`error ${env.error!}: `), `${label}: text starts with the error code`).toBe(true);
   return env;
 }

@@ -78,8 +78,11 @@ describe('scry mcp over stdio (SDK client)', () => {
   });
 
   it('survives malformed requests and keeps answering', async () => {
-    // not a valid tools/call at all: a JSON-RPC error (InvalidParams), not a crash
-    await expect(client.request({ method: 'tools/call', params: { name: 42, arguments: 'x' } } as never, CallToolResultSchema)).rejects.toThrow(/-32602|Invalid/i);
+    // not a valid tools/call at all (a number as name, a string as arguments): an invalid_arguments
+    // envelope the model can read, not a JSON-RPC error, and not a crash
+    const bad = await client.request({ method: 'tools/call', params: { name: 42, arguments: 'x' } } as never, CallToolResultSchema);
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent).toMatchObject({ ok: false, error: 'invalid_arguments' });
     await expect(client.request({ method: 'no/such/method', params: {} } as never, EmptyResultSchema)).rejects.toThrow(/-32601|not found/i);
     const { tools } = await client.listTools();
     expect(tools.length).toBe(TOOLS.length);

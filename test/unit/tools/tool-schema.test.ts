@@ -16,6 +16,8 @@ const demo = defineTool({
     mode: z.enum(['lexical', 'hybrid']).optional().describe('Ranking.'),
   },
   readOnly: true,
+  output: z.null(),
+  render: () => ({ head: ['nothing'], items: [], noun: 'results' }),
   handler: async () => ({ data: null }),
 });
 
