@@ -11,5 +11,9 @@
  *  3 — tree-sitter chunking of 12 languages (definitions, container breadcrumbs, signatures,
  *      merged small siblings, inner-block splits); symbols and imports per file; FTS field
  *      `signature`; config files by key path; markdown frontmatter metadata.
+ *  5 — token literals (cloud keys, VCS and registry tokens, JWTs, high-entropy values of
+ *      secret-named variables) are redacted to `«redacted:<rule>»` before chunking, so no stored
+ *      row holds them; files with key blocks of any format (PEM, OpenSSH, PGP, PuTTY) are secrets.
+ *      (4 is another change's number.)
  */
-export const INDEX_FEATURE_VERSION = 3;
+export const INDEX_FEATURE_VERSION = 5;
