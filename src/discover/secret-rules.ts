@@ -25,6 +25,11 @@ export interface SecretRuleData {
   readonly flags?: string;
   /** Lower-case strings one of which must occur in the file for the rule to run (gitleaks keywords). */
   readonly keywords: readonly string[];
+  /**
+   * The keywords are common words (`key`, `token`, `ey`): nearly every file has one, so they are
+   * not looked for first; the rule's own regex is the scan.
+   */
+  readonly common?: true;
   /** Minimum Shannon entropy (bits per character) of the secret. */
   readonly entropy?: number;
   readonly group?: number;
@@ -47,7 +52,7 @@ export const SECRET_RULES: readonly SecretRuleData[] = [
   {
     id: 'aws-secret-access-key', kind: 'token', flags: 'i', origin: 'scry', group: 1, entropy: 4,
     regex: `aws[\\w.-]{0,20}?secret[\\w.-]{0,20}['"]?[ \\t]*(?:=|:=|:|=>)[ \\t]*[\`'"]?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
-    keywords: ['aws'], allow: ['EXAMPLEKEY$'],
+    keywords: ['aws'], common: true, allow: ['EXAMPLEKEY$'],
   },
   { id: 'gcp-api-key', kind: 'token', regex: `\\b(AIza[\\w-]{35})${END}`, keywords: ['aiza'], entropy: 4, group: 1 },
   { id: 'azure-ad-client-secret', kind: 'token', regex: "(?:^|[\\\\'\"`\\s>=:(,)])([a-zA-Z0-9_~.]{3}\\dQ~[a-zA-Z0-9_~.-]{31,34})(?=$|[\\\\'\"`\\s<),])", keywords: ['q~'], entropy: 3, group: 1 },
@@ -72,7 +77,7 @@ export const SECRET_RULES: readonly SecretRuleData[] = [
   { id: 'slack-webhook-url', kind: 'token', regex: '(?:https?://)?hooks.slack.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}', keywords: ['hooks.slack.com'] },
   { id: 'stripe-access-token', kind: 'token', regex: `\\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})${END}`, keywords: ['sk_test', 'sk_live', 'sk_prod', 'rk_test', 'rk_live', 'rk_prod'], entropy: 2, group: 1 },
   { id: 'sendgrid-api-token', kind: 'token', regex: `\\b(SG\\.[a-zA-Z0-9=_.-]{66})${END}`, keywords: ['sg.'], entropy: 2, group: 1 },
-  { id: 'twilio-api-key', kind: 'token', regex: 'SK[0-9a-fA-F]{32}', keywords: ['sk'], entropy: 3 },
+  { id: 'twilio-api-key', kind: 'token', regex: 'SK[0-9a-fA-F]{32}', keywords: ['sk'], common: true, entropy: 3 },
   { id: 'openai-api-key', kind: 'token', regex: `\\b(sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})${END}`, keywords: ['t3blbkfj'], entropy: 3, group: 1 },
   { id: 'anthropic-api-key', kind: 'token', regex: `\\b(sk-ant-(?:api03|admin01)-[a-zA-Z0-9_-]{93}AA)${END}`, keywords: ['sk-ant-api03', 'sk-ant-admin01'], group: 1 },
   { id: 'huggingface-access-token', kind: 'token', regex: `\\b(hf_[a-zA-Z]{34})${END}`, keywords: ['hf_'], entropy: 2, group: 1 },
@@ -80,12 +85,12 @@ export const SECRET_RULES: readonly SecretRuleData[] = [
   { id: 'shopify-access-token', kind: 'token', regex: 'shpat_[a-fA-F0-9]{32}', keywords: ['shpat_'], entropy: 2 },
   { id: 'databricks-api-token', kind: 'token', regex: `\\b(dapi[a-f0-9]{32}(?:-\\d)?)${END}`, keywords: ['dapi'], entropy: 3, group: 1 },
   { id: 'age-secret-key', kind: 'token', regex: 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}', keywords: ['age-secret-key-1'] },
-  { id: 'jwt', kind: 'token', regex: `\\b(ey[a-zA-Z0-9]{17,}\\.ey[a-zA-Z0-9/\\\\_-]{17,}\\.(?:[a-zA-Z0-9/\\\\_-]{10,}={0,2})?)${END}`, keywords: ['ey'], entropy: 3, group: 1 },
+  { id: 'jwt', kind: 'token', regex: `\\b(ey[a-zA-Z0-9]{17,}\\.ey[a-zA-Z0-9/\\\\_-]{17,}\\.(?:[a-zA-Z0-9/\\\\_-]{10,}={0,2})?)${END}`, keywords: ['ey'], common: true, entropy: 3, group: 1 },
   // a high-entropy value assigned to a secret-named variable (the variable name is checked in code)
   {
     id: 'generic-api-key', kind: 'token', flags: 'i', entropy: 3.5, group: 1,
     regex: `(?:access|auth|api|credential|creds|key|passw(?:or)?d|pwd|secret|token)[\\w.-]{0,20}['"]?[ \\t]*(?:=|:{1,3}=|:|=>|\\?=)[ \\t]*[\`'"]{0,5}([\\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?=[\`'"\\s;,]|\\\\[nr]|$)`,
-    keywords: ['access', 'api', 'auth', 'key', 'credential', 'creds', 'passwd', 'password', 'pwd', 'secret', 'token'],
+    keywords: ['access', 'api', 'auth', 'key', 'credential', 'creds', 'passwd', 'password', 'pwd', 'secret', 'token'], common: true,
   },
 ];
 

@@ -25,14 +25,22 @@ export interface Redaction {
 interface CompiledRule {
   readonly data: SecretRuleData;
   readonly re: RegExp;
+  /** Any of the rule's keywords, ignoring case. */
+  readonly keywords: RegExp;
   readonly allow: readonly RegExp[];
 }
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+const anyOf = (words: readonly string[]): RegExp => new RegExp(words.map(escapeRegExp).join('|'), 'i');
 
 const RULES: readonly CompiledRule[] = SECRET_RULES.map((data) => ({
   data,
   re: new RegExp(data.regex, `g${data.flags ?? ''}`),
+  keywords: anyOf(data.keywords),
   allow: (data.allow ?? []).map((a) => new RegExp(a)),
 }));
+/** Every keyword of the rules whose keywords are rare: one pass tells whether any of them may run. */
+const RARE_KEYWORDS = anyOf(SECRET_RULES.filter((r) => !r.common).flatMap((r) => r.keywords));
 const PLACEHOLDERS: readonly RegExp[] = PLACEHOLDER_VALUES.map((p) => new RegExp(p, 'i'));
 const NAME_ALLOW = new RegExp(GENERIC_NAME_ALLOW, 'i');
 const NAME_CHAR = /[\w.-]/;
@@ -78,15 +86,19 @@ function accepts(rule: CompiledRule, text: string, m: RegExpMatchArray, value: s
   return true;
 }
 
-/** The rules whose keywords occur in the text (one lower-casing, then a substring search per keyword). */
+/**
+ * The rules that may match: the common-keyword rules always (their regex is the scan), the others
+ * only when one pass over the text finds a keyword of theirs, which most files do not hold.
+ */
 function candidateRules(text: string): CompiledRule[] {
-  const lower = text.toLowerCase();
-  return RULES.filter((r) => r.data.keywords.some((k) => lower.includes(k)));
+  const rare = RARE_KEYWORDS.test(text);
+  return RULES.filter((r) => r.data.common || (rare && r.keywords.test(text)));
 }
 
 /**
  * Scans a text with the rules of `secret-rules.ts`. A rule runs only when one of its keywords
- * occurs (so most files cost one lower-casing and a few substring searches); block rules stop the
+ * occurs (gitleaks' prefilter; see `candidateRules`), so most files cost one keyword pass and the
+ * few rules with common keywords; block rules stop the
  * scan at the first match. Token findings are the secrets themselves (the capture group), never
  * overlapping: when two rules claim the same characters, the one listed first keeps them.
  */
