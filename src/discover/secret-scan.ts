@@ -1,4 +1,5 @@
 import { GENERIC_NAME_ALLOW, PLACEHOLDER_VALUES, SECRET_RULES, type SecretRuleData } from './secret-rules.js';
+import { GENERIC_STOPWORDS } from './secret-stopwords.js';
 
 /** One secret found in a text: `[start, end)` are UTF-16 offsets of the secret itself. */
 export interface SecretFinding {
@@ -39,6 +40,10 @@ const RULES: readonly CompiledRule[] = SECRET_RULES.map((data) => ({
   keywords: anyOf(data.keywords),
   allow: (data.allow ?? []).map((a) => new RegExp(a)),
 }));
+/** gitleaks' stop words of the generic rule, in one expression (values are tested lower-cased). */
+const STOPWORDS = new RegExp(GENERIC_STOPWORDS.map(escapeRegExp).join('|'));
+/** A type or class name made of capitalised words (`PrivateKeyAttributesV2`), as in `key: PrivateKeyAttributesV2;`. */
+const PASCAL_NAME = /^(?:[A-Z][a-z]{2,}){2,}(?:V?\d{1,2})?$/;
 /** Every keyword of the rules whose keywords are rare: one pass tells whether any of them may run. */
 const RARE_KEYWORDS = anyOf(SECRET_RULES.filter((r) => !r.common).flatMap((r) => r.keywords));
 const PLACEHOLDERS: readonly RegExp[] = PLACEHOLDER_VALUES.map((p) => new RegExp(p, 'i'));
@@ -70,11 +75,14 @@ function assignedName(text: string, matchStart: number, match: string): string {
   return text.slice(from, matchStart) + tail;
 }
 
-/** Checks of the generic rule beyond its regex: a secret-named variable, and a value that looks random. */
+/**
+ * Checks of the generic rule beyond its regex: a secret-named variable, and a value that looks
+ * random (a letter and a digit, no gitleaks stop word, not a version or a type name).
+ */
 function genericAccepts(text: string, index: number, match: string, value: string): boolean {
   // only letters, `_`, `.`, `-`: an identifier or a dotted reference (`process.env.API_KEY`), not a secret
   if (/^[a-zA-Z_.-]+$/.test(value) || !/[0-9]/.test(value) || !/[a-zA-Z]/.test(value)) return false;
-  if (/^[\d.]+$|^v?\d+(?:\.\d+)+/.test(value)) return false;
+  if (/^[\d.]+$|^v?\d+(?:\.\d+)+/.test(value) || PASCAL_NAME.test(value) || STOPWORDS.test(value.toLowerCase())) return false;
   return !NAME_ALLOW.test(assignedName(text, index, match));
 }
 

@@ -5,6 +5,8 @@
  * runs of digits) are avoided.
  */
 
+import { GENERIC_STOPWORDS } from '../../src/discover/secret-stopwords.js';
+
 /** A small seeded PRNG (mulberry32). */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -45,6 +47,12 @@ const mixed = (rand: () => number, chars: string, n: number): string => {
   return /\d/.test(v) && /[a-z]/i.test(v) ? v : mixed(rand, chars, n);
 };
 
+/** A random value of the generic rule: like gitleaks, a value holding a stop word (`auth`, `md5`) is not taken for a secret. */
+function genericValue(rand: () => number): string {
+  const v = mixed(rand, ALNUM, 28);
+  return GENERIC_STOPWORDS.some((w) => v.toLowerCase().includes(w)) ? genericValue(rand) : v;
+}
+
 /** Token rules: the literal, and a line of code that holds it. */
 export const TOKEN_MAKERS: Readonly<Record<string, Maker>> = {
   'aws-access-token': (r) => ({ value: `AKIA${pick(r, 'ABCDEFGHIJKLMNOPQRSTUVWYZ234567', 16)}`, line: (v) => `const accessKeyId = "${v}";` }),
@@ -79,7 +87,7 @@ export const TOKEN_MAKERS: Readonly<Record<string, Maker>> = {
   'databricks-api-token': (r) => ({ value: `dapi${mixed(r, HEX, 32)}`, line: (v) => `databricks ${v}` }),
   'age-secret-key': (r) => ({ value: `AGE-SECRET-KEY-1${pick(r, 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58)}`, line: (v) => `# ${v}` }),
   jwt: (r) => ({ value: `eyJ${mixed(r, ALNUM, 30)}.eyJ${mixed(r, ALNUM, 60)}.${mixed(r, `${ALNUM}_-`, 43)}`, line: (v) => `Authorization: Bearer ${v}` }),
-  'generic-api-key': (r) => ({ value: mixed(r, ALNUM, 28), line: (v) => `const dbPassword = "${v}";` }),
+  'generic-api-key': (r) => ({ value: genericValue(r), line: (v) => `const dbPassword = "${v}";` }),
 };
 
 /** A planted token literal of `rule`. */

@@ -96,6 +96,9 @@ describe('secret rules', () => {
       'const authHeader = `Bearer ${token}`;',
       'export const KEY_CODES = { enter: 13, escape: 27 };',
       'const sortKey = "createdAt2";',
+      'httpAuthSchemeProvider: S3HttpAuthSchemeProvider;',
+      'PrivateKeyAttributes: PrivateKeyAttributesV2;',
+      'export const NODE_DISABLE_S3_EXPRESS_SESSION_AUTH_ENV_NAME = "AWS_S3_DISABLE_EXPRESS_SESSION_AUTH";',
     ].join('\n');
     expect(scanSecrets(code).tokens).toEqual([]);
   });
