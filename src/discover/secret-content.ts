@@ -43,3 +43,8 @@ export function inspectContent(text: string, paths: readonly string[]): ContentV
 export function looksSecret(path: string, text: string): boolean {
   return inspectContent(text, [path]).secret;
 }
+
+/** `text` with its token literals redacted, key blocks or not: for text shown rather than stored (a proposed diff). */
+export function redactTokenLiterals(text: string): string {
+  return redactTokens(text, scanSecrets(text).tokens).text;
+}

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,6 +90,16 @@ describe('token literals are redacted in what is stored and served', () => {
     await engine.index();
     expect(dumpDatabase(engine.dbPath)).not.toContain(gh.value);
     expect(engine.status().redacted.files).toBe(1);
+  });
+
+  it('a proposed change shows token literals redacted, and stays bound to the real change', async () => {
+    await engine.index();
+    // replace the token line itself: the removed line would show the literal
+    const proposal = await engine.proposeChange({ kind: 'edits', path: 'src/registry.ts', edits: [{ startLine: 3, startCol: 0, endLine: 3, endCol: gh.line.length, replacement: 'export const GH = process.env.GH_TOKEN;' }] });
+    expect(proposal.diff).not.toContain(gh.value);
+    expect(proposal.diff).not.toContain(aws.value);
+    expect(proposal.diff).toContain("-export const GH = '«redacted:github-pat»';");
+    expect(proposal.hash).not.toBe(createHash('sha256').update(proposal.diff).digest('hex'));
   });
 
   it('drops a file from the redaction list once its literal is gone', async () => {
