@@ -109,6 +109,25 @@ describe('secret rules', () => {
     expect(shannonEntropy('abcd')).toBe(2);
   });
 
+  it('property: on any text, findings are in bounds, ordered, disjoint and single-line; redaction keeps the line count', () => {
+    const pieces = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('key = ', 'token: "', 'ghp_', 'AKIA', '-----BEGIN ', 'eyJ', '\n', '"', 'xoxb-', 'sk_live_'));
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        const scan = scanSecrets(text);
+        let end = 0;
+        for (const t of scan.tokens) {
+          expect(t.start).toBeGreaterThanOrEqual(end);
+          expect(t.end).toBeLessThanOrEqual(text.length);
+          expect(text.slice(t.start, t.end)).not.toMatch(/[\r\n]/);
+          end = t.end;
+        }
+        expect(redactTokens(text, scan.tokens).text.split('\n')).toHaveLength(text.split('\n').length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('property: any text with planted literals of random rules keeps its lines and loses every literal', () => {
     const tokenRules = SECRET_RULES.filter((r) => r.kind === 'token').map((r) => r.id);
     fc.assert(
