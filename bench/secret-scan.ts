@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     decodeMs: round2(t.decodeMs),
     scanOverReference: round2(t.scanMs / t.referenceMs),
     scanOverDecode: round2(t.scanMs / t.decodeMs),
-    ...(indexMs !== undefined ? { indexMs: round2(indexMs), scanShareOfIndex: round2(t.scanMs / indexMs) } : {}),
+    ...(indexMs !== undefined ? { indexMs: round2(indexMs), scanShareOfIndex: Math.round((t.scanMs / indexMs) * 10_000) / 10_000 } : {}),
     skipped: t.skipped,
     redacted: t.redacted,
   };

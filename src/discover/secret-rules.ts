@@ -96,10 +96,12 @@ export const SECRET_RULES: readonly SecretRuleData[] = [
 
 /**
  * Names that make a generic match not a secret (gitleaks' generic-api-key allowlist, tested
- * against the variable name): `public_key`, `keyId`, `tokenUrl`, `secretName`...
+ * against the variable name): `public_key`, `keyId`, `tokenUrl`, `secretName`...; ours added:
+ * cache/sort/map keys, pagination and idempotency tokens (`NextToken`, `ClientRequestToken`),
+ * `authType`, `result_key`.
  */
 export const GENERIC_NAME_ALLOW =
-  '(?:access(?:ibility|or)|access[_.-]?id|random[_.-]?access|api[_.-]?(?:id|name|version)|rapid|capital|author|credentials?[_.-]?id|withCredentials|(?:bucket|foreign|hot|idx|natural|primary|pub(?:lic)?|schema|sequence|cache|sort|partition|row|map|react|unique|lookup|storage|hash|i18n|translation|message|route|query|object|item|node)[_.-]?key|turkey|key[_.-]?(?:alias|board|code|frame|id|length|mesh|name|pair|press(?:ed)?|ring|selector|signature|size|stone|storetype|word|up|down|left|right|path|prefix|type|s)|key[_.-]?vault[_.-]?(?:id|name)|key(?:store|tab)[_.-]?(?:file|path)|monkey|keying|secret[_.-]?(?:length|name|size|ref)|UserSecretsId|csrf[_.-]?token|(?:api|credentials|token)[_.-]?(?:endpoint|ur[il]|version|path)|public[_.-]?token|(?:key|token)[_.-]?(?:file|type|name|kind|count|index|len)|tokeni[sz]|author)';
+  '(?:access(?:ibility|or)|access[_.-]?id|random[_.-]?access|api[_.-]?(?:id|name|version)|rapid|capital|author|credentials?[_.-]?id|withCredentials|(?:bucket|foreign|hot|idx|natural|primary|pub(?:lic)?|schema|sequence|cache|sort|partition|row|map|react|unique|lookup|storage|hash|i18n|translation|message|route|query|object|item|node)[_.-]?key|turkey|key[_.-]?(?:alias|board|code|frame|id|length|mesh|name|pair|press(?:ed)?|ring|selector|signature|size|stone|storetype|word|up|down|left|right|path|prefix|type|s)|key[_.-]?vault[_.-]?(?:id|name)|key(?:store|tab)[_.-]?(?:file|path)|monkey|keying|secret[_.-]?(?:length|name|size|ref)|UserSecretsId|csrf[_.-]?token|(?:api|credentials|token)[_.-]?(?:endpoint|ur[il]|version|path)|public[_.-]?token|(?:key|token)[_.-]?(?:file|type|name|kind|count|index|len)|tokeni[sz]|author|auth[_.-]?type|result[_.-]?key|(?:next|continuation|page|pagination|change|request|idempotency|action|sync|cursor)[_.-]?token)';
 
 /** Values that are placeholders, not secrets (gitleaks' global allowlist, and obvious stand-ins). */
 export const PLACEHOLDER_VALUES: readonly string[] = [

@@ -67,10 +67,14 @@ export function shannonEntropy(value: string): number {
   return bits;
 }
 
-/** The variable name around a generic match: read backwards from the keyword, forwards to the operator. */
-function assignedName(text: string, matchStart: number, match: string): string {
+/**
+ * The variable name around a generic match: read backwards from the keyword, forwards to the
+ * operator. Undefined when the name is a segment of an ARN, a URI or a path (`…:secret:Name`).
+ */
+function assignedName(text: string, matchStart: number, match: string): string | undefined {
   let from = matchStart;
   while (from > 0 && matchStart - from < 60 && NAME_CHAR.test(text[from - 1]!)) from--;
+  if (from > 0 && (text[from - 1] === ':' || text[from - 1] === '/')) return undefined;
   const tail = /^[\w.-]*/.exec(match)![0];
   return text.slice(from, matchStart) + tail;
 }
@@ -83,7 +87,8 @@ function genericAccepts(text: string, index: number, match: string, value: strin
   // only letters, `_`, `.`, `-`: an identifier or a dotted reference (`process.env.API_KEY`), not a secret
   if (/^[a-zA-Z_.-]+$/.test(value) || !/[0-9]/.test(value) || !/[a-zA-Z]/.test(value)) return false;
   if (/^[\d.]+$|^v?\d+(?:\.\d+)+/.test(value) || PASCAL_NAME.test(value) || STOPWORDS.test(value.toLowerCase())) return false;
-  return !NAME_ALLOW.test(assignedName(text, index, match));
+  const name = assignedName(text, index, match);
+  return name !== undefined && !NAME_ALLOW.test(name);
 }
 
 function accepts(rule: CompiledRule, text: string, m: RegExpMatchArray, value: string): boolean {

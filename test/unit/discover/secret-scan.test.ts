@@ -98,6 +98,10 @@ describe('secret rules', () => {
       'const sortKey = "createdAt2";',
       'httpAuthSchemeProvider: S3HttpAuthSchemeProvider;',
       'PrivateKeyAttributes: PrivateKeyAttributesV2;',
+      '"NextToken": "U2FsdGVkX18vvPlOqb7RDrWRWVFBJI46MOIAb",',
+      '"ClientRequestToken": "550e8400-e29b-41d4-a716-446655440003",',
+      '"authtype": "v4-unsigned-body"',
+      '"ARN": "arn:aws:secretsmanager:us-west-2:123456789012:secret:MyTestSecret-1a2b3c",',
       'export const NODE_DISABLE_S3_EXPRESS_SESSION_AUTH_ENV_NAME = "AWS_S3_DISABLE_EXPRESS_SESSION_AUTH";',
     ].join('\n');
     expect(scanSecrets(code).tokens).toEqual([]);
