@@ -63,6 +63,8 @@ export function formatDryRun(r: DryRunReport): string {
   for (const d of r.topDirectories) lines.push(`  ${d.dir.padEnd(width)}  ${num(d.files).padStart(7)} files  ${formatBytes(d.bytes).padStart(9)}`);
   lines.push(`skipped files: ${counts(r.skippedFiles)}`, `skipped directories: ${counts(r.skippedDirectories)}`);
   for (const [reason, examples] of Object.entries(r.examples)) if (examples?.length) lines.push(`  ${reason}: ${examples.join(', ')}`);
+  if (r.secrets.length > 0) lines.push(`secrets (never indexed): ${r.secrets.map((s) => `${s.path} (${s.why})`).join(', ')}`);
+  if (r.redactedFiles > 0) lines.push(`redacted (indexed with token literals replaced): ${num(r.redactedFiles)} file(s)`, ...r.redacted.map((f) => `  ${f.path}: ${counts(f.rules)}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -77,6 +79,7 @@ export function formatStatus(s: StatusReport): string {
     `symbols:   ${num(s.structure.symbols)} · imports ${num(s.structure.imports)} · parsers: ${counts(s.structure.parsers)}`,
     ...s.structure.fallbacks.map((f) => `fallback:  ${f.language}: ${num(f.files)} file(s) chunked by line windows (${f.reason}), e.g. ${f.example}`),
     `last pass: ${s.lastPassAt} · skipped: ${counts(s.lastPassSkipped)}`,
+    ...(s.redacted.files > 0 ? [`redacted:  ${num(s.redacted.files)} file(s) indexed with token literals replaced`, ...s.redacted.list.map((f) => `  ${f.path}: ${counts(f.rules)}`)] : []),
     `search:    lexical ${s.capabilities.lexical ? 'ready' : 'not ready'} · ${s.capabilities.semantic ? 'semantic ready' : s.capabilities.semanticReason}`,
     `writer:    ${s.writer ? `pid ${s.writer.pid} since ${s.writer.since}` : 'none'}`,
     '',

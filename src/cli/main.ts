@@ -35,7 +35,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .description('Build or refresh the index of DIR (default: current directory). Incremental: unchanged files are skipped.')
     .argument('[dir]', 'project root')
     .addOption(dbOption())
-    .option('--dry-run', 'show what would be indexed and what would be skipped, write nothing')
+    .option('--dry-run', 'show what would be indexed and what would be skipped (every secret, and the files whose token literals would be redacted), write nothing')
     .option('--rebuild', 'delete the index and build it from scratch (recovers a corrupt or too-new index)')
     .option('--paths <files>', 're-check only these files (changed, added or deleted), without walking the tree (repeatable, comma-separated)', collect)
     .option('--json', 'machine-readable output')
@@ -68,7 +68,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
 
   program
     .command('status')
-    .description('Show what the index holds: files, chunks, symbols, languages, parsers and fallbacks to line windows, last pass, capabilities.')
+    .description('Show what the index holds: files, chunks, symbols, languages, parsers and fallbacks to line windows, last pass, files stored with redacted token literals, capabilities.')
     .argument('[dir]', 'project root (default: current directory)')
     .addOption(dbOption())
     .option('--json', 'machine-readable output')

@@ -31,26 +31,26 @@ export const BUILTIN_DENYLIST: readonly string[] = [
  * indexed unless removed from the list in config.
  */
 export const BUILTIN_SECRETS: readonly string[] = [
-  '.env', '.env.*', '!.env.example', '!.env.sample', '!.env.template',
-  '*.pem', '*.key', 'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*',
+  // any .env with a suffix or prefix separator, except the documented templates
+  '.env', '.env.*', '.env-*', '.env_*', '.env~', '*.env', '.envrc',
+  '!.env.example', '!.env.sample', '!.env.template',
+  '*.pem', '*.key', 'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*', '*.ppk',
   '*.p12', '*.pfx', '*.jks', '*.keystore', '*.kdbx',
-  '.netrc', '.pgpass', '.htpasswd',
+  '.netrc', '.pgpass', '.htpasswd', '.git-credentials', '.dockercfg', '*.tfstate', '*.tfstate.*',
   'credentials', 'credentials.json', 'credentials.yml', 'credentials.yaml', 'credentials.toml', 'credentials.xml',
   'credentials.ini', 'credentials.csv', 'credentials.db', '*.credentials',
   'secrets.json', 'secrets.yaml', 'secrets.yml', 'secrets.toml', '.secrets', '*.secret',
 ];
 
-/** Names whose *content* decides: registry configs are secrets only when they carry tokens. */
-const TOKEN_CONFIG_NAMES = new Set(['.npmrc', '.pypirc', '.yarnrc.yml', '.yarnrc']);
-const TOKEN_RE = /_authToken|_auth\s*=|_password|npmAuthToken|^\s*password\s*[=:]/im;
-const PRIVATE_KEY_RE = /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----/;
-
-/** Content-level secret check, run on every file read: private key blocks, tokens in registry configs. */
-export function looksSecret(path: string, text: string): boolean {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  if (TOKEN_CONFIG_NAMES.has(base) && TOKEN_RE.test(text)) return true;
-  return PRIVATE_KEY_RE.test(text);
-}
+/**
+ * Credential files of tools that keep them under a dot-directory, matched against the whole
+ * root-relative path (gitignore syntax): cloud CLIs, Kubernetes, Docker, the GitHub CLI.
+ */
+export const BUILTIN_SECRET_PATHS: readonly string[] = [
+  '**/.kube/config', '**/.docker/config.json', '**/.aws/credentials', '**/.config/gcloud/**/*credentials*',
+  '**/.config/gcloud/**/access_tokens.db', '**/.azure/accessTokens.json', '**/.azure/msal_token_cache.*',
+  '**/.config/gh/hosts.yml', '**/.terraform.d/credentials.tfrc.json',
+];
 
 /** Applies config changes to a built-in list: removals by exact text, then additions. */
 export function adjustList(list: readonly string[], remove: readonly string[], add: readonly string[] = []): string[] {

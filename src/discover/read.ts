@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import type { ContentType, FileCandidate, SkipReason } from '../core/file.js';
 import { contentHash } from '../core/hash.js';
 import { decodeText } from './decode.js';
-import { looksSecret } from './denylist.js';
+import { inspectContent } from './secret-content.js';
 import { isInside } from './walk.js';
 import { detectLanguage } from './language.js';
 
@@ -17,14 +17,23 @@ export type ReadResult =
       readonly encoding: string;
       readonly language: string;
       readonly contentType: ContentType;
+      /** Token literals replaced in `text` by `«redacted:<rule>»`: rule id → count (empty when none). */
+      readonly redactions: Readonly<Record<string, number>>;
     }
-  | { readonly ok: false; readonly reason: SkipReason; readonly hash?: string };
+  | {
+      readonly ok: false;
+      readonly reason: SkipReason;
+      readonly hash?: string;
+      /** For a `secret` found by its content: the rule that matched (`private-key`, `registry-config-token`...). */
+      readonly rule?: string;
+    };
 
 /**
  * Reads a candidate and decides whether its content may be indexed: resolves the path again
  * (a file may have become a symlink since the walk) and refuses anything outside the root,
- * decodes text, refuses binaries, minified blobs and content that looks like a secret, and
- * refines the language from the shebang for extension-less scripts.
+ * decodes text, refuses binaries, minified blobs and content that holds key material, redacts
+ * token literals (`«redacted:<rule>»`, within their line), and refines the language from the
+ * shebang for extension-less scripts.
  */
 function readNoFollow(path: string): Buffer {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -60,11 +69,13 @@ export function readCandidate(root: string, candidate: FileCandidate, maxFileByt
   if (!decoded.ok) return { ok: false, reason: decoded.reason, hash };
   // a link is judged by its target's name too (`registry.cfg -> .npmrc`)
   const target = relative(root, real).split(sep).join('/');
-  if (looksSecret(candidate.path, decoded.text) || looksSecret(target, decoded.text)) return { ok: false, reason: 'secret', hash };
+  const verdict = inspectContent(decoded.text, target === candidate.path ? [candidate.path] : [candidate.path, target]);
+  if (verdict.secret) return { ok: false, reason: 'secret', hash, rule: verdict.rule };
   let { language, contentType } = candidate;
-  if (language === 'text' && decoded.text.startsWith('#!')) {
-    const nl = decoded.text.indexOf('\n');
-    ({ language, contentType } = detectLanguage(candidate.path, decoded.text.slice(0, nl === -1 ? 200 : Math.min(nl, 200))));
+  const text = verdict.text;
+  if (language === 'text' && text.startsWith('#!')) {
+    const nl = text.indexOf('\n');
+    ({ language, contentType } = detectLanguage(candidate.path, text.slice(0, nl === -1 ? 200 : Math.min(nl, 200))));
   }
-  return { ok: true, text: decoded.text, hash, size: bytes.length, encoding: decoded.encoding, language, contentType };
+  return { ok: true, text, hash, size: bytes.length, encoding: decoded.encoding, language, contentType, redactions: verdict.redactions };
 }

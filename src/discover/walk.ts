@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { FileCandidate, SkipReason } from '../core/file.js';
-import { BUILTIN_DENYLIST, BUILTIN_SECRETS, adjustList } from './denylist.js';
+import { BUILTIN_DENYLIST, BUILTIN_SECRET_PATHS, BUILTIN_SECRETS, adjustList } from './denylist.js';
 import { IgnoreRules } from './ignore-rules.js';
 import { detectLanguage } from './language.js';
 
@@ -28,7 +28,10 @@ export interface WalkSink {
 
 interface Filters {
   readonly deny: Ignore;
+  /** Secrets by base name. */
   readonly secrets: Ignore;
+  /** Secrets by root-relative path (`.kube/config`). */
+  readonly secretPaths: Ignore;
 }
 
 /** Is the real path `real` the root or inside it? */
@@ -57,6 +60,7 @@ function buildFilters(options: WalkOptions): Filters {
   return {
     deny: ignore().add(adjustList(BUILTIN_DENYLIST, options.denylist.remove, options.denylist.add)),
     secrets: ignore().add(adjustList(BUILTIN_SECRETS, options.denylist.remove)),
+    secretPaths: ignore().add(adjustList(BUILTIN_SECRET_PATHS, options.denylist.remove)),
   };
 }
 
@@ -78,6 +82,7 @@ const dirReason = (filters: Filters, rules: IgnoreRules, dirPath: string): SkipR
 /** The name-based part of the decision for a file `rel`, reached through `target` when it is a link. */
 function fileReason(filters: Filters, rules: IgnoreRules, rel: string, target = rel): SkipReason | undefined {
   if (filters.secrets.ignores(baseName(rel)) || filters.secrets.ignores(baseName(target))) return 'secret';
+  if (filters.secretPaths.ignores(rel) || filters.secretPaths.ignores(target)) return 'secret';
   if (filters.deny.ignores(rel) || filters.deny.ignores(target)) return 'denylist';
   return rules.ignores(rel) ? 'ignored' : undefined;
 }

@@ -1,6 +1,7 @@
 import type { SkipReason } from '../core/file.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
+import { redactedFiles, type RedactedFile } from '../indexer/redaction-log.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { ModelFingerprint } from '../embed/provider.js';
 
@@ -20,6 +21,8 @@ export interface StatusReport {
   readonly contentTypes: Record<string, number>;
   readonly lastPassAt: string | null;
   readonly lastPassSkipped: Partial<Record<SkipReason, number>>;
+  /** Stored files whose token literals were redacted (`«redacted:<rule>»`): how many, and at most 100 of them with their rules. */
+  readonly redacted: { readonly files: number; readonly list: readonly RedactedFile[] };
   readonly dbBytes: number;
   /** Code structure: definitions and imports stored, files by parser, and files that fell back to line windows. */
   readonly structure: StructureStatus;
@@ -66,11 +69,12 @@ export function statusReport(config: ResolvedConfig, store: IndexStore | undefin
   const capabilities = { lexical: false, semantic: false, semanticReason: SEMANTIC_UNAVAILABLE };
   const root = config.root ?? null;
   if (!store) {
-    return { root, dbPath: config.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, embeddings, writer };
+    return { root, dbPath: config.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, redacted: { files: 0, list: [] }, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, embeddings, writer };
   }
   return store.read(() => {
     const counts = store.files.counts();
     const lastPass = store.meta.get('last_pass_at');
+    const redacted = redactedFiles(store);
     return {
       root,
       dbPath: config.dbPath,
@@ -84,6 +88,7 @@ export function statusReport(config: ResolvedConfig, store: IndexStore | undefin
       contentTypes: counts.byContentType,
       lastPassAt: lastPass ? new Date(Number(lastPass)).toISOString() : null,
       lastPassSkipped: store.meta.getJson('last_pass_skipped') ?? {},
+      redacted: { files: redacted.length, list: redacted.slice(0, 100) },
       dbBytes: store.sizeOnDisk(),
       structure: { ...store.structure.counts(), parsers: store.files.parsers(), fallbacks: store.files.fallbacks() },
       capabilities: { lexical: lastPass !== undefined, semantic: (embeddings?.covered ?? 0) > 0, semanticReason: embeddings?.reason ?? SEMANTIC_UNAVAILABLE },

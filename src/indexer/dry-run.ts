@@ -24,7 +24,15 @@ export interface DryRunReport {
   readonly skippedDirectories: Partial<Record<SkipReason, number>>;
   /** A few examples per reason, so users can check the rules (at most 5 each). */
   readonly examples: Partial<Record<SkipReason, string[]>>;
+  /** Every file left out as a secret (at most 200), and why: `name` (the secrets list) or the content rule that matched. */
+  readonly secrets: ReadonlyArray<{ readonly path: string; readonly why: string }>;
+  /** Files that would be indexed with token literals redacted (at most 200), and the rules that matched. */
+  readonly redacted: ReadonlyArray<{ readonly path: string; readonly rules: Readonly<Record<string, number>> }>;
+  /** How many files would be indexed with redactions (all of them, not only those listed). */
+  readonly redactedFiles: number;
 }
+
+const MAX_LISTED = 200;
 
 /** Walks and reads exactly as an index pass would, and writes nothing. */
 export function previewIndex(root: string, config: ResolvedConfig): DryRunReport {
@@ -32,7 +40,11 @@ export function previewIndex(root: string, config: ResolvedConfig): DryRunReport
   const skippedFiles: Partial<Record<SkipReason, number>> = {};
   const skippedDirectories: Partial<Record<SkipReason, number>> = {};
   const examples: Partial<Record<SkipReason, string[]>> = {};
-  const note = (path: string, reason: SkipReason): void => {
+  const secrets: Array<{ path: string; why: string }> = [];
+  const redacted: Array<{ path: string; rules: Readonly<Record<string, number>> }> = [];
+  let redactedFiles = 0;
+  const note = (path: string, reason: SkipReason, rule = 'name'): void => {
+    if (reason === 'secret' && secrets.length < MAX_LISTED) secrets.push({ path, why: rule });
     const bucket = path.endsWith('/') ? skippedDirectories : skippedFiles;
     bucket[reason] = (bucket[reason] ?? 0) + 1;
     const list = (examples[reason] ??= []);
@@ -49,8 +61,12 @@ export function previewIndex(root: string, config: ResolvedConfig): DryRunReport
   for (const c of candidates) {
     const result = readCandidate(root, c, config.maxFileBytes);
     if (!result.ok) {
-      note(c.path, result.reason);
+      note(c.path, result.reason, result.rule);
       continue;
+    }
+    if (Object.keys(result.redactions).length > 0) {
+      redactedFiles++;
+      if (redacted.length < MAX_LISTED) redacted.push({ path: c.path, rules: result.redactions });
     }
     files++;
     bytes += result.size;
@@ -66,5 +82,5 @@ export function previewIndex(root: string, config: ResolvedConfig): DryRunReport
     .map(([dir, d]) => ({ dir, ...d }))
     .sort((a, b) => b.bytes - a.bytes || a.dir.localeCompare(b.dir))
     .slice(0, 15);
-  return { root, files, bytes, languages, topDirectories, skippedFiles, skippedDirectories, examples };
+  return { root, files, bytes, languages, topDirectories, skippedFiles, skippedDirectories, examples, secrets, redacted, redactedFiles };
 }

@@ -23,8 +23,11 @@ import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
  *      symbol field writes each word once per chunk; the syntax-or-windows choice is a
  *      deterministic work budget (`parse_budget`) instead of a 2 s deadline. Digest pinned
  *      from here on.
+ *  5 — token literals (cloud keys, VCS and registry tokens, JWTs, high-entropy values of
+ *      secret-named variables) are redacted to `«redacted:<rule>»` before chunking, so no stored
+ *      row holds them; files with key blocks of any format (PEM, OpenSSH, PGP, PuTTY) are secrets.
  */
-export const INDEX_FEATURE_VERSION = 4;
+export const INDEX_FEATURE_VERSION = 5;
 
 /**
  * Digest of the index output for the golden inputs, by feature version (see the test named
@@ -32,6 +35,7 @@ export const INDEX_FEATURE_VERSION = 4;
  */
 export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
   4: '4a4a292804b06d0a',
+  5: '0ed53ffb57a5b971',
 };
 
 /**

@@ -7,6 +7,7 @@ import type { IndexStore } from '../store/index-store.js';
 import type { StoredFile } from '../store/file-repo.js';
 import type { SkipRecord } from '../store/skip-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
+import { updateRedactionLog } from './redaction-log.js';
 import type { IndexReport } from './index-report.js';
 import { inlinePreparer, workerCount, workerPreparer, type BatchHints, type Preparer } from './prepare-pool.js';
 import { contentKey, type FallbackNote, type PrepareConfig, type PreparedBatch } from './prepare.js';
@@ -243,7 +244,7 @@ function removeVanished(store: IndexStore, side: StoredSide): void {
 export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> {
   const started = ctx.clock.now();
   const { store } = ctx;
-  const tally: Tally = { indexed: 0, reused: 0, touched: 0, removed: 0, chunks: 0, bytes: 0, skipped: {} };
+  const tally: Tally = { indexed: 0, reused: 0, touched: 0, removed: 0, chunks: 0, bytes: 0, skipped: {}, redactions: new Map() };
   const skip = (reason: SkipReason): void => {
     tally.skipped[reason] = (tally.skipped[reason] ?? 0) + 1;
   };
@@ -276,6 +277,7 @@ export async function runIndexPass(ctx: IndexPassContext): Promise<IndexReport> 
     store.meta.set('chunk_count', store.chunks.count());
     store.meta.set('file_count', store.files.count());
     if (!ctx.paths) store.meta.setJson('last_pass_skipped', tally.skipped);
+    updateRedactionLog(store, tally.redactions);
   });
   if (large || tally.indexed > 1000) {
     store.optimize();

@@ -55,6 +55,8 @@ export type PreparedFile =
       readonly parser: string;
       readonly fallback: FallbackReason | null;
       readonly metadata: string | null;
+      /** Token literals redacted in `bytes`: rule id → count (empty when none). */
+      readonly redactions: Readonly<Record<string, number>>;
     };
 
 /** A file of a language with a grammar that was chunked by line windows instead. */
@@ -167,6 +169,7 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
     parser: parsed.parser,
     fallback: parsed.fallback ?? null,
     metadata: parsed.metadata ? JSON.stringify(parsed.metadata) : null,
+    redactions: result.redactions,
   };
 }
 

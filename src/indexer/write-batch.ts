@@ -17,6 +17,8 @@ export interface Tally {
   chunks: number;
   bytes: number;
   skipped: Partial<Record<SkipReason, number>>;
+  /** Contents parsed this pass, by hash: the token literals redacted in each (empty: none). */
+  redactions: Map<string, Readonly<Record<string, number>>>;
 }
 
 /** Content-level refusals worth remembering: re-reading an unchanged file would only refuse it again. */
@@ -99,9 +101,11 @@ function writeParsed(ctx: WriteContext, file: Extract<PreparedFile, { ok: true }
     tally.touched++;
     return;
   }
+  tally.redactions.set(file.hash, file.redactions);
   const fileId = replaceFileRow(store, candidate, file, old, now);
   store.structure.insert(fileId, file.symbols, file.imports);
   const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  // replaces a body stored by an older feature version (one that did not redact, say)
   store.content.putBytes(file.hash, bytes);
   if (old && old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
   file.chunks.forEach((c, ordinal) => {

@@ -11,7 +11,7 @@ export class ContentRepo {
   private readonly bodiesGlobStmt;
 
   constructor(db: Db) {
-    this.putStmt = db.prepare<[string, Buffer]>('INSERT INTO content(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO NOTHING');
+    this.putStmt = db.prepare<[string, Buffer]>('INSERT INTO content(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO UPDATE SET body = excluded.body WHERE body IS NOT excluded.body');
     this.deleteStmt = db.prepare<[string]>('DELETE FROM content WHERE hash = ?');
     this.textStmt = db.prepare<[string], { body: Buffer }>('SELECT body FROM content WHERE hash = ?');
     this.bodiesStmt = db.prepare<[string], { hash: string; body: Buffer }>('SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value');
@@ -21,7 +21,10 @@ export class ContentRepo {
     this.sliceStmt = db.prepare<[number, number, string], { text: Buffer }>('SELECT substr(body, ?, ?) AS text FROM content WHERE hash = ?');
   }
 
-  /** Stores already UTF-8-encoded text. */
+  /**
+   * Stores already UTF-8-encoded text under the hash of the file's bytes on disk. A body stored by
+   * an older feature version (say, before token literals were redacted) is replaced.
+   */
   putBytes(hash: string, utf8: Buffer): void {
     this.putStmt.run(hash, utf8);
   }

@@ -214,6 +214,13 @@ export class FileRepo {
     return this.hashUsedStmt.get(hash) !== undefined;
   }
 
+  /** The paths of the stored files with each of these content hashes, by path. */
+  pathsByHash(hashes: readonly string[]): Array<{ path: string; hash: string }> {
+    return this.db
+      .prepare<[string], { path: string; hash: string }>('SELECT f.path, f.hash FROM json_each(?) AS j JOIN files AS f ON f.hash = j.value ORDER BY f.path')
+      .all(JSON.stringify(hashes));
+  }
+
   /** Files chunked by the line-window fallback although their language has a grammar, by language and reason. */
   fallbacks(): Array<{ language: string; reason: string; files: number; example: string }> {
     return this.db

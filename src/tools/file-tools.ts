@@ -140,7 +140,8 @@ const retrieveContext = defineTool({
     try {
       pack = await ctx.engine.context(args.query, { ...options, current: args.current_path ? { path: args.current_path, line: args.current_line } : undefined });
     } catch (err) {
-      if (!args.current_path || !isEngineError(err) || !['FILE_NOT_FOUND', 'PATH_DENIED', 'PATH_OUTSIDE_ROOT'].includes(err.code)) throw err;
+      // a path outside the root is refused outright; a missing or refused file only loses its window
+      if (!args.current_path || !isEngineError(err) || !['FILE_NOT_FOUND', 'PATH_DENIED'].includes(err.code)) throw err;
       warnings.push(`current_path: ${err.message}`);
       pack = await ctx.engine.context(args.query, options);
     }

@@ -3,6 +3,7 @@ import { formatPatch, structuredPatch, type StructuredPatch } from 'diff';
 import { EngineError } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
 import { decodeText } from '../discover/decode.js';
+import { redactTokenLiterals } from '../discover/secret-content.js';
 import type { WalkOptions } from '../discover/walk.js';
 import { writeAllOrNothing, type FileWrite, type WriteFs } from './atomic-write.js';
 import { withSuggestions } from './files.js';
@@ -27,11 +28,15 @@ export interface ChangedFile {
 
 /** A validated change, not applied: what a user is asked to confirm. */
 export interface ProposedChange {
-  /** sha256 (hex) of `diff`: what a confirmation token can be bound to. */
+  /**
+   * sha256 (hex) of the canonical diff: what a confirmation token can be bound to. It is the hash
+   * of `diff` itself unless the diff shows token literals, which `diff` redacts.
+   */
   readonly hash: string;
   /**
    * The change as a canonical git-style unified diff (`diff --git a/PATH b/PATH`, three lines of
-   * context), computed from the files' text before and after, whatever form the request took.
+   * context), computed from the files' text before and after, whatever form the request took;
+   * token literals in it are shown as `«redacted:<rule>»` (as `read_file` shows them).
    */
   readonly diff: string;
   readonly files: readonly ChangedFile[];
@@ -176,7 +181,8 @@ export function propose(changes: readonly FileChange[], modes: ReadonlyMap<strin
     }
     return { path: c.path, status: c.status, additions, deletions };
   });
-  return { hash: contentHash(diff), diff, files };
+  // the hash names the real change; what is shown has token literals redacted, as read_file shows them
+  return { hash: contentHash(diff), diff: redactTokenLiterals(diff), files };
 }
 
 const CONTEXT_LINES = 3;

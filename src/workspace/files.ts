@@ -4,7 +4,7 @@ import { distance } from 'fastest-levenshtein';
 import { EngineError } from '../core/errors.js';
 import type { WalkOptions } from '../discover/walk.js';
 import { decodeText } from '../discover/decode.js';
-import { guardPath, refuseSecretContent } from './path-guard.js';
+import { guardPath, servableText } from './path-guard.js';
 
 export interface ReadFileOptions {
   /** First line, 1-based. Default 1. */
@@ -49,8 +49,8 @@ export function readFileSlice(walk: WalkOptions, path: string, options: ReadFile
   }
   const decoded = decodeText(bytes);
   if (!decoded.ok) throw new EngineError('PATH_DENIED', { path: guarded.rel, reason: decoded.reason === 'binary' ? 'it is a binary file' : 'it is minified or generated (lines too long to read)' });
-  refuseSecretContent(guarded.rel, decoded.text);
-  const lines = decoded.text.split('\n');
+  // what the index stores: key material refused, token literals redacted within their line
+  const lines = servableText(guarded.rel, decoded.text).split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const total = lines.length;
   if (startLine > total) throw new EngineError('INVALID_ARGUMENT', { name: 'start_line', reason: `the file has ${total} line${total === 1 ? '' : 's'}` });

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import { EngineError } from '../core/errors.js';
 import type { FileCandidate, SkipReason } from '../core/file.js';
-import { looksSecret } from '../discover/denylist.js';
+import { inspectContent } from '../discover/secret-content.js';
 import { checkNewPath, checkPaths, isInside, type WalkOptions } from '../discover/walk.js';
 
 /** A path an agent may read or write: inside the root after resolving links, and one the index would take. */
@@ -83,7 +83,18 @@ export function guardPath(walk: WalkOptions, input: string, options: { allowMiss
   return { rel, abs: join(walk.root, ...rel.split('/')), exists: false };
 }
 
-/** The content-level secret check every read and write of a file's text passes (private keys, registry tokens). */
+/** The content-level secret check every read and write of a file's text passes (key blocks, registry tokens). */
 export function refuseSecretContent(rel: string, text: string): void {
-  if (looksSecret(rel, text)) throw new EngineError('PATH_DENIED', { path: rel, reason: 'its content looks like a secret (a private key or a registry token)' });
+  servableText(rel, text);
+}
+
+/**
+ * What of a file's text may be served: refuses a file with key material or a registry token
+ * (PATH_DENIED), and returns the text with token literals redacted (`«redacted:<rule>»`), as the
+ * index stores it.
+ */
+export function servableText(rel: string, text: string): string {
+  const verdict = inspectContent(text, [rel]);
+  if (verdict.secret) throw new EngineError('PATH_DENIED', { path: rel, reason: `its content looks like a secret (${verdict.rule})`, skip: 'secret' });
+  return verdict.text;
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileCandidate } from '../../../src/core/file.js';
-import { BUILTIN_DENYLIST, BUILTIN_SECRETS, adjustList, looksSecret } from '../../../src/discover/denylist.js';
+import { BUILTIN_DENYLIST, BUILTIN_SECRETS, adjustList } from '../../../src/discover/denylist.js';
+import { looksSecret } from '../../../src/discover/secret-content.js';
 import { readCandidate } from '../../../src/discover/read.js';
 import { makeTempDir, removeDir, runWalk, writeTree } from './walk-helpers.js';
 
