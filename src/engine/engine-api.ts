@@ -31,6 +31,12 @@ export interface EngineOptions {
   readonly root?: string | undefined;
   /** Index database path. Default: the user cache dir, keyed by the root's real path. */
   readonly db?: string | undefined;
+  /**
+   * Accept a `root` other than the one stored in `db` (default false: ROOT_MISMATCH at creation,
+   * nothing read or written). The index then changes roots only through `index({ rebuild: true })`,
+   * built beside the old one and swapped in when complete; any other pass throws ROOT_MISMATCH.
+   */
+  readonly reroot?: boolean | undefined;
   /** Config overrides, applied over the project's scry.config.json. */
   readonly config?: ConfigInput | undefined;
   readonly logger?: Logger | undefined;

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createEngine, EngineError, type ConfigInput, type Engine, type IndexReport } from '../../index.js';
+import { EngineError, type ConfigInput, type Engine, type IndexReport } from '../../index.js';
 import { formatIndexReport, formatSearch } from '../format.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
 
@@ -59,7 +60,7 @@ function embeddingLine(report: IndexReport): string {
 }
 
 async function embedCommand(io: CliIO, dir: string | undefined, flags: EmbedFlags): Promise<number> {
-  const engine: Engine = await createEngine({ root: dir ?? io.cwd, db: flags.db, config: embedOverrides(flags) });
+  const engine: Engine = await openEngine(io, { dir, db: flags.db, config: embedOverrides(flags), orCwd: true });
   try {
     let last = -1;
     const report = await engine.embed({
@@ -100,7 +101,7 @@ function readSnippet(io: CliIO, target: string, stdin: string): { text: string; 
 
 async function similarCommand(io: CliIO, target: string, flags: SimilarFlags): Promise<number> {
   const limit = parseIntFlag(flags.k, '-k', 100);
-  const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db });
+  const engine = await openEngine(io, { dir: flags.root, db: flags.db });
   try {
     const { text, exclude } = readSnippet(io, target, target === '-' ? await io.readStdin() : '');
     await ensureIndexed(io, engine, flags.json);
