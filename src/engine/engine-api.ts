@@ -58,7 +58,11 @@ export interface IndexOptions {
    * through `onProgress`, and the report is the one it returns.
    */
   readonly onHandoff?: ((owner: { pid: number; role: 'index' | 'watch' }) => void) | undefined;
-  /** Delete the database first and index from scratch (recovers from corrupt or too-new indexes). */
+  /**
+   * Index from scratch (recovers from corrupt or too-new indexes): a full pass (`paths` are ignored)
+   * into a new database beside the live one, swapped in when complete; readers keep the old one
+   * until then and a killed rebuild leaves it as it was.
+   */
   readonly rebuild?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
   /**
