@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { EngineError } from '../core/errors.js';
 import { silentLogger, systemClock, type Clock, type Logger } from '../core/logger.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
@@ -31,6 +31,7 @@ import { buildRepoMap, createRepoMapCache, type RepoMap } from '../context/repo-
 import { IndexRunner } from './index-runner.js';
 import { checkRoot, fileId, rootFromDb, rootMismatch } from './db-file.js';
 import { rebuildBeside } from './rebuild.js';
+import { scopedPaths } from './scoped-paths.js';
 import { removeStaleRebuilds } from '../store/db-swap.js';
 import { buildTaskContext } from './context-builder.js';
 import { statusReport, type StatusReport } from './status.js';
@@ -132,7 +133,7 @@ class EngineImpl implements Engine {
       this.store = undefined;
     }
     // a rebuild is built beside the live index and swapped in whole: readers and a killed pass keep the old one
-    const report = options.rebuild ? await rebuildBeside(this.dbPath, run) : await run(this.open(true), options.paths ? this.scopedPaths(options.paths) : undefined);
+    const report = options.rebuild ? await rebuildBeside(this.dbPath, run) : await run(this.open(true), options.paths ? scopedPaths(this.root, options.paths) : undefined);
     if (options.rebuild) this.rerootFrom = undefined;
     const store = this.open(true);
     if (options.embed === false) return report;
@@ -176,24 +177,6 @@ class EngineImpl implements Engine {
 
   freshness(): Freshness {
     return this.keeper?.freshness() ?? observedFreshness(this.lease.owner(), readState(statePathFor(this.dbPath)));
-  }
-
-  /** Root-relative POSIX paths for a scoped pass; undefined (a full pass) if one is a directory. */
-  private scopedPaths(paths: readonly string[]): string[] | undefined {
-    const out: string[] = [];
-    for (const p of paths) {
-      if (typeof p !== 'string' || p === '') throw new EngineError('INVALID_ARGUMENT', { name: 'paths', reason: 'each path must be a non-empty string' });
-      const abs = resolve(this.root, p);
-      const rel = relative(this.root, abs);
-      if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new EngineError('PATH_OUTSIDE_ROOT', { path: p });
-      try {
-        if (statSync(abs).isDirectory()) return undefined;
-      } catch {
-        // deleted: a scoped pass removes it
-      }
-      out.push(rel.split(sep).join('/'));
-    }
-    return [...new Set(out)];
   }
 
   async preview(): Promise<DryRunReport> {
