@@ -134,7 +134,12 @@ class EngineImpl implements Engine {
     }
     // a rebuild is built beside the live index and swapped in whole: readers and a killed pass keep the old one
     const report = options.rebuild ? await rebuildBeside(this.dbPath, run) : await run(this.open(true), options.paths ? scopedPaths(this.root, options.paths) : undefined);
-    if (options.rebuild) this.rerootFrom = undefined;
+    if (options.rebuild) {
+      // reads meanwhile may have opened the old file: this process holds the lease, so nothing else would move it to the new one
+      this.store?.close();
+      this.store = undefined;
+      this.rerootFrom = undefined;
+    }
     const store = this.open(true);
     if (options.embed === false) return report;
     const embedding = await this.semantic.embedAfterPass(store, { signal: options.signal, onProgress: options.onEmbedProgress });

@@ -64,4 +64,31 @@ describe('engine.index({ rebuild: true })', () => {
     expect(leftovers()).toEqual([]);
     expect((await engine.search('arrivedDuringRebuild')).results[0]?.path).toBe('src/late.ts');
   });
+
+  it('reads in the writing process during a rebuild see the old index; after the swap it reads and writes the new file', async () => {
+    // this process keeps the writer lease throughout, as `scry watch` and `scry mcp` do
+    const watch = await engine.watch({ files: false });
+    await watch.idle();
+    writeTree(root, { 'src/late.ts': 'export const arrivedDuringRebuild = 1;\n' });
+    backdate(root, ['src/late.ts']);
+    let during: Promise<number> | undefined;
+    const report = await engine.index({
+      rebuild: true,
+      onProgress: (e) => {
+        // a search of the same engine while the new file is being built
+        if (e.phase === 'index' && !during) during = engine.search('arrivedDuringRebuild').then((r) => r.results.length);
+      },
+    });
+    expect(report.filesIndexed).toBe(7);
+    expect(await during).toBe(0); // the old index, which does not have it yet
+    expect((await engine.search('arrivedDuringRebuild')).results[0]?.path).toBe('src/late.ts');
+    // a later pass of this engine lands in the live file, where a new reader finds it
+    writeTree(root, { 'src/later.ts': 'export const writtenAfterSwap = 1;\n' });
+    backdate(root, ['src/later.ts']);
+    expect((await engine.index()).filesIndexed).toBe(1);
+    const reader = await createEngine({ db, env: isolatedEnv(t.dir) });
+    expect((await reader.search('writtenAfterSwap')).results[0]?.path).toBe('src/later.ts');
+    reader.close();
+    await watch.close();
+  });
 });
