@@ -27,7 +27,10 @@ import type { WatchEvent } from '../freshness/keeper.js';
 
 /** Options of `createEngine`. Give a root, a db, or both. */
 export interface EngineOptions {
-  /** Project root to index. Optional when `db` names an existing index (its root is stored in it). */
+  /**
+   * Project root to index. Optional when `db` names an existing index (its root is stored in it);
+   * when given, its real path must be that stored root (else ROOT_MISMATCH, see `reroot`).
+   */
   readonly root?: string | undefined;
   /** Index database path. Default: the user cache dir, keyed by the root's real path. */
   readonly db?: string | undefined;
