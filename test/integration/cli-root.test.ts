@@ -142,6 +142,20 @@ describe('commands run from another directory with --db', () => {
   }, 60_000);
 });
 
+describe('re-rooting on purpose', () => {
+  it('index DIR --rebuild moves the index to DIR; without --rebuild it is refused', async () => {
+    const db2 = join(t.dir, 'reroot.db');
+    expect((await runCli(['index', root, '--db', db2], { cwd: t.dir })).code).toBe(0);
+    expect((await runCli(['index', other, '--db', db2], { cwd: t.dir })).code).toBe(2);
+    const moved = await runCli(['index', other, '--db', db2, '--rebuild', '--json'], { cwd: t.dir });
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(json(moved)).toMatchObject({ root: other, filesIndexed: 2 });
+    const status = await runCli(['status', '--db', db2, '--json'], { cwd: root });
+    expect(json(status)).toMatchObject({ root: other, files: 2 });
+    expect((await runCli(['status', root, '--db', db2], { cwd: t.dir })).code).toBe(2);
+  }, 60_000);
+});
+
 const childEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', ...isolatedEnv(t.dir) });
 
 /** Runs a long-lived command as a child in `cwd`; resolves with its exit code, stdout lines seen, and stderr. */
