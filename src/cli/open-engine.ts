@@ -16,20 +16,25 @@ export interface EngineTarget {
 }
 
 /**
- * The engine of a command. A DIR must be the root stored in --db (else ROOT_MISMATCH, nothing
- * touched), unless `rebuild` re-roots on purpose. Without a DIR, --db alone is enough: the root
- * stored in it; the current directory when there is no --db, or (`orCwd`) when the database has
- * no completed pass yet, or (a rebuild) cannot be read.
+ * The engine of a command. A DIR must be the root stored in the database (else ROOT_MISMATCH,
+ * nothing touched), unless `rebuild` re-roots on purpose. Without a DIR, the database named by
+ * --db (or SCRY_DB) is enough: the root stored in it. The current directory is the root when no
+ * database is named, or (`orCwd`) when it has no completed pass yet, or (a rebuild) cannot be read.
  */
 export async function openEngine(io: CliIO, target: EngineTarget): Promise<Engine> {
   const base = { db: target.db, config: target.config, logger: target.logger };
   if (target.dir !== undefined) return createEngine({ ...base, root: resolve(io.cwd, target.dir), reroot: target.rebuild === true });
-  if (target.db === undefined) return createEngine({ ...base, root: io.cwd });
   try {
     return await createEngine(base);
   } catch (err) {
-    const unreadable = target.rebuild === true && (isEngineError(err, 'DB_CORRUPT') || isEngineError(err, 'DB_TOO_NEW'));
-    if (!(target.orCwd === true && isEngineError(err, 'INDEX_NOT_FOUND')) && !unreadable) throw err;
+    if (!rootIsCwd(err, target)) throw err;
     return createEngine({ ...base, root: io.cwd });
   }
+}
+
+/** Whether a failure to open the database named without a DIR makes the current directory the root. */
+function rootIsCwd(err: unknown, target: EngineTarget): boolean {
+  if (isEngineError(err, 'INVALID_ARGUMENT')) return err.data.name === 'root'; // no database named at all
+  if (isEngineError(err, 'INDEX_NOT_FOUND')) return target.orCwd === true;
+  return target.rebuild === true && (isEngineError(err, 'DB_CORRUPT') || isEngineError(err, 'DB_TOO_NEW'));
 }

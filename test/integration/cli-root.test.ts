@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI_ARGS, runCli, type CliRun } from '../helpers/cli.js';
+import { CLI_ARGS, runCli, spawnCli, type CliRun } from '../helpers/cli.js';
 import { backdate, writeSmallRepo } from '../helpers/fixture-repo.js';
 import { startEmbedServer, type EmbedServer } from '../helpers/embed-server.js';
 import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
@@ -139,6 +139,20 @@ describe('commands run from another directory with --db', () => {
     const found = await runCli(['search', 'reopenedFromSub', '--db', db, '--json'], { cwd: other });
     expect(JSON.stringify(json(found).results)).toContain('src/db/open-database.ts');
     expect((await fingerprint()).files).toBe(6);
+  }, 60_000);
+});
+
+describe('SCRY_DB names the database as --db does', () => {
+  it('without DIR: the stored root, from anywhere; another DIR: ROOT_MISMATCH', () => {
+    const env = { ...isolatedEnv(t.dir), SCRY_DB: db };
+    const status = spawnCli(['status', '--json'], { cwd: other, env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(json(status)).toMatchObject({ root, files: 6 });
+    const index = spawnCli(['index', '--json'], { cwd: other, env });
+    expect(json(index), index.stderr).toMatchObject({ root, filesRemoved: 0 });
+    const refused = spawnCli(['index', other], { cwd: other, env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('ROOT_MISMATCH');
   }, 60_000);
 });
 
