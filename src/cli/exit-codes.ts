@@ -8,6 +8,7 @@ const BY_CODE: Record<ErrorCode, number> = {
   QUERY_EMPTY: EXIT.usage,
   QUERY_TOO_LONG: EXIT.usage,
   CONFIG_INVALID: EXIT.usage,
+  ROOT_MISMATCH: EXIT.usage,
   ROOT_NOT_FOUND: EXIT.notFound,
   ROOT_NOT_DIRECTORY: EXIT.notFound,
   INDEX_NOT_FOUND: EXIT.notFound,

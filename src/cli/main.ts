@@ -28,15 +28,15 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
 
-  const dbOption = (): Option => new Option('--db <path>', 'index database to use (default: user cache dir, keyed by the project path)');
+  const dbOption = (): Option => new Option('--db <path>', 'index database to use (default: user cache dir, keyed by the project path); it stores its root, so DIR or --root may be left out, and another root is refused (ROOT_MISMATCH)');
 
   program
     .command('index')
-    .description('Build or refresh the index of DIR (default: current directory). Incremental: unchanged files are skipped.')
-    .argument('[dir]', 'project root')
+    .description('Build or refresh the index of DIR (default: the root stored in --db, else the current directory). Incremental: unchanged files are skipped.')
+    .argument('[dir]', 'project root; with --db it must be the root stored there (else ROOT_MISMATCH, exit 2), unless --rebuild re-roots the index on purpose')
     .addOption(dbOption())
     .option('--dry-run', 'show what would be indexed and what would be skipped (every secret, and the files whose token literals would be redacted), write nothing')
-    .option('--rebuild', 'delete the index and build it from scratch (recovers a corrupt or too-new index)')
+    .option('--rebuild', 'build the index from scratch beside the old one and swap it in when complete (recovers a corrupt or too-new index; with DIR, re-roots it); searches use the old index until then, and a killed rebuild leaves it as it was')
     .option('--paths <files>', 're-check only these files (changed, added or deleted), without walking the tree (repeatable, comma-separated)', collect)
     .option('--json', 'machine-readable output')
     .action(async (dir: string | undefined, flags) => {
@@ -69,7 +69,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
   program
     .command('status')
     .description('Show what the index holds: files, chunks, symbols, languages, parsers and fallbacks to line windows, last pass, files stored with redacted token literals, capabilities.')
-    .argument('[dir]', 'project root (default: current directory)')
+    .argument('[dir]', 'project root (default: the root stored in --db, else the current directory)')
     .addOption(dbOption())
     .option('--json', 'machine-readable output')
     .action(async (dir: string | undefined, flags) => {
@@ -153,7 +153,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
   program
     .command('eval')
     .description('Measure retrieval quality on the index of DIR with a query set (--queries) or with queries mined from git history (--from-git): file Acc@1/5/10 (all expected files among the first k distinct files), MRR@10, function hit@k (a result overlapping an expected line span), p50/p90 latency. Builds the index first if there is none.')
-    .argument('[dir]', 'project root (default: current directory)')
+    .argument('[dir]', 'project root (default: the root stored in --db, else the current directory)')
     .addOption(dbOption())
     .option('--queries <file>', 'JSONL, one query per line: {"query": "...", "expected": [{"path": "src/a.ts", "startLine": 10, "endLine": 40}], "id": "optional", "commit": "optional: search the tree at this commit"}')
     .option('--from-git', "mine queries from the repository's history: informative non-merge commits changing 1-5 source files; the message is the query, the changed files and functions the answer, searched in the tree at the commit's parent")
@@ -218,7 +218,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
       'Keep the index of DIR (default: current directory) fresh until Ctrl-C: an incremental pass on start (only what changed since the last pass), then one pass per batch of file changes. ' +
         'Exactly one process writes an index: if another scry process already does, this one follows it and takes over when it exits. `scry index` runs meanwhile are handed to the writer.',
     )
-    .argument('[dir]', 'project root')
+    .argument('[dir]', 'project root (default: the root stored in --db, else the current directory)')
     .addOption(dbOption())
     .option('--debounce <ms>', 'quiet time before a changed file is indexed (0-60000, default 500 or config watch.debounceMs)')
     .option('--backend <name>', 'how changes are seen: auto (default), directories (one OS watch per indexed directory), recursive (one OS watch for the tree), poll (a rescan every watch.pollIntervalMs)')

@@ -6,6 +6,10 @@
 export const errorCatalogue = {
   ROOT_NOT_FOUND: { message: 'project root does not exist: {root}', hint: 'pass an existing directory' },
   ROOT_NOT_DIRECTORY: { message: 'project root is not a directory: {root}', hint: 'pass a directory, not a file' },
+  ROOT_MISMATCH: {
+    message: 'the index {db} belongs to {stored}, not to {root}',
+    hint: 'omit DIR (or --root) to use the root stored in the index, or pass --rebuild with DIR to re-root the index on purpose',
+  },
   INDEX_NOT_FOUND: {
     message: 'no index at {db}',
     hint: 'run `scry index DIR` first, or pass --db for an existing index',

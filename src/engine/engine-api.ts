@@ -27,10 +27,19 @@ import type { WatchEvent } from '../freshness/keeper.js';
 
 /** Options of `createEngine`. Give a root, a db, or both. */
 export interface EngineOptions {
-  /** Project root to index. Optional when `db` names an existing index (its root is stored in it). */
+  /**
+   * Project root to index. Optional when `db` names an existing index (its root is stored in it);
+   * when given, its real path must be that stored root (else ROOT_MISMATCH, see `reroot`).
+   */
   readonly root?: string | undefined;
   /** Index database path. Default: the user cache dir, keyed by the root's real path. */
   readonly db?: string | undefined;
+  /**
+   * Accept a `root` other than the one stored in `db` (default false: ROOT_MISMATCH at creation,
+   * nothing read or written). The index then changes roots only through `index({ rebuild: true })`,
+   * built beside the old one and swapped in when complete; any other pass throws ROOT_MISMATCH.
+   */
+  readonly reroot?: boolean | undefined;
   /** Config overrides, applied over the project's scry.config.json. */
   readonly config?: ConfigInput | undefined;
   readonly logger?: Logger | undefined;
@@ -52,7 +61,11 @@ export interface IndexOptions {
    * through `onProgress`, and the report is the one it returns.
    */
   readonly onHandoff?: ((owner: { pid: number; role: 'index' | 'watch' }) => void) | undefined;
-  /** Delete the database first and index from scratch (recovers from corrupt or too-new indexes). */
+  /**
+   * Index from scratch (recovers from corrupt or too-new indexes): a full pass (`paths` are ignored)
+   * into a new database beside the live one, swapped in when complete; readers keep the old one
+   * until then and a killed rebuild leaves it as it was.
+   */
   readonly rebuild?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
   /**

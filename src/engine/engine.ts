@@ -1,11 +1,10 @@
-import { existsSync, rmSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { EngineError } from '../core/errors.js';
 import { silentLogger, systemClock, type Clock, type Logger } from '../core/logger.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import type { DryRunReport } from '../indexer/dry-run.js';
 import type { IndexReport } from '../indexer/index-report.js';
-import type { ProgressListener } from '../indexer/progress.js';
 import type { LexicalParams } from '../search/lexical-search.js';
 import { MAX_QUERY_BYTES } from '../search/query-parse.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
@@ -30,7 +29,10 @@ import { IndexKeeper } from '../freshness/keeper.js';
 import { WriterLease } from '../freshness/lease.js';
 import { buildRepoMap, createRepoMapCache, type RepoMap } from '../context/repo-map.js';
 import { IndexRunner } from './index-runner.js';
-import { fileId, rootFromDb } from './db-file.js';
+import { checkRoot, fileId, rootFromDb, rootMismatch } from './db-file.js';
+import { rebuildBeside } from './rebuild.js';
+import { scopedPaths } from './scoped-paths.js';
+import { removeStaleRebuilds } from '../store/db-swap.js';
 import { buildTaskContext } from './context-builder.js';
 import { statusReport, type StatusReport } from './status.js';
 import { SemanticLayer } from './semantic.js';
@@ -48,8 +50,10 @@ export type {
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const base = { db: options.db, overrides: options.config, env: options.env };
   let config = await resolveConfig({ ...base, root: options.root });
+  let rerootFrom: string | undefined;
   if (config.root === undefined) config = await resolveConfig({ ...base, root: rootFromDb(config.dbPath) });
-  return new EngineImpl(config, options.logger ?? silentLogger, options.clock ?? systemClock);
+  else rerootFrom = checkRoot(config.dbPath, config.root, options.reroot === true);
+  return new EngineImpl(config, options.logger ?? silentLogger, options.clock ?? systemClock, rerootFrom);
 }
 
 class EngineImpl implements Engine {
@@ -66,6 +70,8 @@ class EngineImpl implements Engine {
     readonly config: ResolvedConfig,
     private readonly logger: Logger,
     private readonly clock: Clock,
+    /** The root stored in the index when it differs from this engine's (`reroot`): only a rebuild may run. */
+    private rerootFrom: string | undefined = undefined,
   ) {
     this.lock = new WriterLock(`${config.dbPath}.lock`);
     this.lease = new WriterLease(this.lock, endpointFor(config.dbPath), logger);
@@ -99,8 +105,9 @@ class EngineImpl implements Engine {
       this.store = undefined;
     }
     if (!this.store) {
+      this.storeFile = fileId(this.dbPath); // first: a swap before the open is seen on the next call
       this.store = IndexStore.open(this.dbPath, { create });
-      this.storeFile = fileId(this.dbPath);
+      this.storeFile ??= fileId(this.dbPath);
     }
     return this.store;
   }
@@ -109,23 +116,31 @@ class EngineImpl implements Engine {
 
   index(options: IndexOptions = {}): Promise<IndexReport> {
     if (this.closed) return Promise.reject(new EngineError('CLOSED'));
-    return this.runner.index(options);
+    return this.runner.index(options, this.rerootFrom === undefined);
   }
 
   /** One pass over the store; the runner calls it only while this process holds the writer lease. */
   private async pass(options: IndexOptions): Promise<IndexReport> {
     if (this.closed) throw new EngineError('CLOSED');
+    if (this.rerootFrom !== undefined && !options.rebuild) throw rootMismatch(this.dbPath, this.rerootFrom, this.root);
+    removeStaleRebuilds(this.dbPath); // killed rebuilds' leftovers: this process holds the lease, so none is running
+    // loaded on demand: a search-only process never loads discovery and chunking
+    const { runIndexPass } = await import('../indexer/index-pass.js');
+    const run = (store: IndexStore, paths?: string[]): Promise<IndexReport> =>
+      runIndexPass({ root: this.root, config: this.config, store, clock: this.clock, logger: this.logger, onProgress: options.onProgress, signal: options.signal, paths });
     if (options.rebuild) {
       this.store?.close();
       this.store = undefined;
-      for (const suffix of ['', '-wal', '-shm']) rmSync(this.dbPath + suffix, { force: true });
+    }
+    // a rebuild is built beside the live index and swapped in whole: readers and a killed pass keep the old one
+    const report = options.rebuild ? await rebuildBeside(this.dbPath, run) : await run(this.open(true), options.paths ? scopedPaths(this.root, options.paths) : undefined);
+    if (options.rebuild) {
+      // reads meanwhile may have opened the old file: this process holds the lease, so nothing else would move it to the new one
+      this.store?.close();
+      this.store = undefined;
+      this.rerootFrom = undefined;
     }
     const store = this.open(true);
-    const onProgress: ProgressListener | undefined = options.onProgress;
-    const paths = options.paths ? this.scopedPaths(options.paths) : undefined;
-    // loaded on demand: a search-only process never loads discovery and chunking
-    const { runIndexPass } = await import('../indexer/index-pass.js');
-    const report = await runIndexPass({ root: this.root, config: this.config, store, clock: this.clock, logger: this.logger, onProgress, signal: options.signal, paths });
     if (options.embed === false) return report;
     const embedding = await this.semantic.embedAfterPass(store, { signal: options.signal, onProgress: options.onEmbedProgress });
     return embedding ? { ...report, embedding } : report;
@@ -167,24 +182,6 @@ class EngineImpl implements Engine {
 
   freshness(): Freshness {
     return this.keeper?.freshness() ?? observedFreshness(this.lease.owner(), readState(statePathFor(this.dbPath)));
-  }
-
-  /** Root-relative POSIX paths for a scoped pass; undefined (a full pass) if one is a directory. */
-  private scopedPaths(paths: readonly string[]): string[] | undefined {
-    const out: string[] = [];
-    for (const p of paths) {
-      if (typeof p !== 'string' || p === '') throw new EngineError('INVALID_ARGUMENT', { name: 'paths', reason: 'each path must be a non-empty string' });
-      const abs = resolve(this.root, p);
-      const rel = relative(this.root, abs);
-      if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new EngineError('PATH_OUTSIDE_ROOT', { path: p });
-      try {
-        if (statSync(abs).isDirectory()) return undefined;
-      } catch {
-        // deleted: a scoped pass removes it
-      }
-      out.push(rel.split(sep).join('/'));
-    }
-    return [...new Set(out)];
   }
 
   async preview(): Promise<DryRunReport> {

@@ -51,11 +51,12 @@ export class IndexRunner {
     return run;
   }
 
-  index(options: IndexOptions): Promise<IndexReport> {
-    return this.serial(() => this.runOrHandOff(options));
+  /** `handOff: false` runs the pass here, waiting for the lock, never in the owner (which may index another root). */
+  index(options: IndexOptions, handOff = true): Promise<IndexReport> {
+    return this.serial(() => this.runOrHandOff(options, handOff));
   }
 
-  private async runOrHandOff(options: IndexOptions): Promise<IndexReport> {
+  private async runOrHandOff(options: IndexOptions, handOff: boolean): Promise<IndexReport> {
     const { lease } = this.deps;
     if (lease.held) return this.deps.pass(options); // the long-running writer of this process
     const deadline = Date.now() + this.deps.lockTimeoutMs;
@@ -63,7 +64,7 @@ export class IndexRunner {
       options.signal?.throwIfAborted();
       const owner = await lease.tryAcquire('index');
       if (owner === undefined) return this.runHoldingLease(options);
-      if (owner.endpoint) {
+      if (owner.endpoint && handOff) {
         try {
           return await requestIndex(owner.endpoint, { paths: options.paths, rebuild: options.rebuild }, {
             signal: options.signal,
@@ -78,7 +79,7 @@ export class IndexRunner {
       }
       if (Date.now() >= deadline) throw new EngineError('INDEX_LOCKED', { pid: owner.pid, lock: lease.path });
       options.onLockWait?.({ pid: owner.pid });
-      await sleep(owner.endpoint ? 50 : WAIT_POLL_MS, options.signal);
+      await sleep(owner.endpoint && handOff ? 50 : WAIT_POLL_MS, options.signal);
     }
   }
 

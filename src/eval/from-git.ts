@@ -106,7 +106,8 @@ export class CommitTrees {
     if (!full) throw new EngineError('INVALID_ARGUMENT', { name: 'commit', reason: `${commit} is not a commit of ${this.root}` });
     const cached = this.cacheDir ? join(this.cacheDir, `${full}.db`) : undefined;
     if (cached && existsSync(cached)) {
-      const engine = await createEngine({ root: this.root, db: cached }).catch(() => undefined);
+      // built in a temporary worktree since removed: read (never indexed) with the repository as root
+      const engine = await createEngine({ root: this.root, db: cached, reroot: true }).catch(() => undefined);
       if (engine?.isIndexed() && engine.status().featureVersionCurrent) return (this.cachedEngine = engine);
       engine?.close();
     }

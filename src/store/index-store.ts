@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { EngineError } from '../core/errors.js';
 import { ChunkRepo } from './chunk-repo.js';
 import { ContentRepo } from './content-repo.js';
 import { EmbeddingRepo } from './embedding-repo.js';
@@ -106,5 +107,17 @@ export class IndexStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+
+  /**
+   * Closes a database built to replace another (see db-swap.ts): the WAL is folded in and the file
+   * switched to a rollback journal, so it is one self-contained file with no -wal or -shm that
+   * could be mistaken for another database's. The next `open` switches it back to WAL.
+   */
+  seal(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    const mode = this.db.pragma('journal_mode = DELETE', { simple: true });
+    if (mode !== 'delete') throw new EngineError('DB_OPEN_FAILED', { db: this.path, reason: `cannot leave WAL mode (${String(mode)})` });
+    this.db.close();
   }
 }

@@ -60,6 +60,7 @@ const BY_ENGINE_CODE: Partial<Record<ErrorCode, ToolErrorCode>> = {
   QUERY_TOO_LONG: 'invalid_arguments',
   PATCH_INVALID: 'invalid_arguments',
   PATCH_CONFLICT: 'invalid_arguments',
+  ROOT_MISMATCH: 'invalid_arguments',
   FILE_NOT_FOUND: 'not_found',
   SYMBOL_NOT_FOUND: 'not_found',
   INDEX_NOT_FOUND: 'not_found',

@@ -8,6 +8,9 @@ const ENTRY = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
 // resolved absolutely: children run in temp directories where `tsx` is not resolvable
 const TSX = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 
+/** Node arguments that run the CLI from source: `node ...CLI_ARGS index DIR` (for clients that spawn it themselves). */
+export const CLI_ARGS: readonly string[] = [...TSX, ENTRY];
+
 export interface CliRun {
   code: number;
   stdout: string;

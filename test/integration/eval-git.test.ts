@@ -4,7 +4,7 @@
  * each parent (a git worktree) or, with --fast, in the current index.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -125,10 +125,12 @@ describe('scry eval --from-git', () => {
     expect(report.modes.lexical.accAt[10]).toBe(1);
     const cached = readdirSync(cache).filter((f) => f.endsWith('.db')).sort();
     expect(cached).toEqual([...new Set(lines.map((l) => `${l.commit}.db`))].sort());
-    // a second run searches the cached indexes: same numbers, no worktree needed
+    // a second run searches the cached indexes: same numbers, no worktree needed, no cached file rewritten
+    const stamps = cached.map((f) => statSync(join(cache, f)).mtimeMs);
     const second = await runCli(['eval', root, '--queries', file, '--cache', cache, '--db', join(t.dir, 'current.db'), '--json'], { cwd: t.dir });
     expect(JSON.parse(second.stdout).queries.map((q: { firstFileRank: number }) => q.firstFileRank)).toEqual(report.queries.map((q: { firstFileRank: number }) => q.firstFileRank));
     expect(sh('worktree', 'list').trim().split('\n')).toHaveLength(1);
+    expect(cached.map((f) => statSync(join(cache, f)).mtimeMs)).toEqual(stamps);
   });
 
   it('a query pinned to a commit the repository does not have is a clear error', async () => {

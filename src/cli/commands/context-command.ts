@@ -1,5 +1,6 @@
-import { createEngine, EngineError } from '../../index.js';
+import { EngineError } from '../../index.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
 
@@ -30,7 +31,7 @@ export async function contextCommand(io: CliIO, query: string | undefined, flags
   const tokens = parseIntFlag(flags.tokens, '--tokens', 100_000);
   const current = parseCurrent(flags.current);
   const text = query === undefined || query === '-' ? await io.readStdin() : query;
-  const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db });
+  const engine = await openEngine(io, { dir: flags.root, db: flags.db });
   try {
     await ensureIndexed(io, engine, flags.json);
     const pack = await engine.context(text, { tokens, current, language: flags.lang });

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createEngine, EngineError, type ConfigInput, type Engine, type IndexReport } from '../../index.js';
+import { EngineError, type ConfigInput, type Engine, type IndexReport } from '../../index.js';
 import { formatIndexReport, formatSearch } from '../format.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
 
@@ -59,7 +60,7 @@ function embeddingLine(report: IndexReport): string {
 }
 
 async function embedCommand(io: CliIO, dir: string | undefined, flags: EmbedFlags): Promise<number> {
-  const engine: Engine = await createEngine({ root: dir ?? io.cwd, db: flags.db, config: embedOverrides(flags) });
+  const engine: Engine = await openEngine(io, { dir, db: flags.db, config: embedOverrides(flags), orCwd: true });
   try {
     let last = -1;
     const report = await engine.embed({
@@ -100,7 +101,7 @@ function readSnippet(io: CliIO, target: string, stdin: string): { text: string; 
 
 async function similarCommand(io: CliIO, target: string, flags: SimilarFlags): Promise<number> {
   const limit = parseIntFlag(flags.k, '-k', 100);
-  const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db });
+  const engine = await openEngine(io, { dir: flags.root, db: flags.db });
   try {
     const { text, exclude } = readSnippet(io, target, target === '-' ? await io.readStdin() : '');
     await ensureIndexed(io, engine, flags.json);
@@ -121,7 +122,7 @@ export function registerEmbedCommands(program: Command, io: CliIO, result: { cod
       'Embed every chunk text of the index that has no vector for the embedding model yet (after an incremental pass), with progress; resumable: what was embedded is kept if it stops. ' +
         'The provider comes from `embed` in scry.config.json, or from --provider for this run. Vectors are cached by chunk content hash and model fingerprint.',
     )
-    .argument('[dir]', 'project root (default: current directory)')
+    .argument('[dir]', 'project root (default: the root stored in --db, else the current directory)')
     .option('--db <path>', 'index database to use')
     .option('--provider <name>', `embedding provider for this run: ${PROVIDERS.join(', ')}`)
     .option('--model <name>', 'model: the Ollama/OpenAI model name, or for onnx a pulled model id (owner/name) or a model directory')
@@ -138,7 +139,7 @@ export function registerEmbedCommands(program: Command, io: CliIO, result: { cod
     .description('Find code similar to a snippet: FILE, FILE:START-END or - (stdin). A vector search when the index has vectors; otherwise the snippet\'s most distinctive identifiers, lexically (said in the summary line). The snippet\'s own file is left out.')
     .argument('<target>', 'FILE, FILE:START-END, or - for stdin')
     .option('--db <path>', 'index database to use')
-    .option('-C, --root <dir>', 'project root (default: current directory)')
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
     .option('-k <n>', 'number of results (1-100, default 5)')
     .option('--lang <language>', 'only this language')
     .option('--json', 'JSON output, as scry search --json')

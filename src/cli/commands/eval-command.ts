@@ -1,11 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createEngine, EngineError } from '../../index.js';
+import { EngineError } from '../../index.js';
 import { evalAtCommits, evalFromGit, exportFromGit } from '../../eval/from-git.js';
 import { parseQueriesFile } from '../../eval/queries-file.js';
 import { runEval } from '../../eval/run-eval.js';
 import { formatEval } from '../format-eval.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 import { progressBar } from '../progress-bar.js';
 import { parseIntFlag } from '../flags.js';
 
@@ -25,7 +26,7 @@ export interface EvalFlags {
 async function evalGit(io: CliIO, dir: string | undefined, flags: EvalFlags): Promise<number> {
   const commits = parseIntFlag(flags.commits, '--commits', 1000);
   // the repository is DIR or the current directory (its history is what is mined)
-  const engine = await createEngine({ root: dir ?? io.cwd, db: flags.db });
+  const engine = await openEngine(io, { dir, db: flags.db, orCwd: true });
   try {
     if (flags.fast && !engine.isIndexed()) {
       if (!flags.json) io.err(`scry: no index yet for ${engine.root}; building it first...\n`);
@@ -64,7 +65,7 @@ export async function evalCommand(io: CliIO, dir: string | undefined, flags: Eva
     throw new EngineError('INVALID_ARGUMENT', { name: '--queries', reason: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
   }
   const queries = parseQueriesFile(text, flags.queries);
-  const engine = await createEngine({ root: dir ?? (flags.db ? undefined : io.cwd), db: flags.db });
+  const engine = await openEngine(io, { dir, db: flags.db });
   try {
     // queries pinned to commits are searched in those trees; the current index serves the rest
     const pinned = queries.filter((q) => q.commit !== undefined).length;

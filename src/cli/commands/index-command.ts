@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { createEngine } from '../../index.js';
 import { formatDryRun, formatIndexReport } from '../format.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 import { progressBar } from '../progress-bar.js';
 
 export interface IndexFlags {
@@ -13,7 +13,7 @@ export interface IndexFlags {
 }
 
 export async function indexCommand(io: CliIO, dir: string | undefined, flags: IndexFlags): Promise<number> {
-  const engine = await createEngine({ root: dir ?? io.cwd, db: flags.db });
+  const engine = await openEngine(io, { dir, db: flags.db, rebuild: flags.rebuild, orCwd: true });
   try {
     if (flags.dryRun) {
       const report = await engine.preview();

@@ -1,5 +1,6 @@
-import { createEngine, EngineError, type RepoMap } from '../../index.js';
+import { EngineError, type RepoMap } from '../../index.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
 
 export interface MapFlags {
@@ -26,7 +27,7 @@ function summary(map: RepoMap): string {
 /** `scry map`: the repo map of the index of DIR; builds the index first if there is none. */
 export async function mapCommand(io: CliIO, dir: string | undefined, flags: MapFlags): Promise<number> {
   const tokens = parseTokens(flags.tokens);
-  const engine = await createEngine({ root: dir ?? flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db });
+  const engine = await openEngine(io, { dir: dir ?? flags.root, db: flags.db });
   try {
     await ensureIndexed(io, engine, flags.json);
     const map = await engine.repoMap({ tokens, focus: flags.focus, query: flags.query });

@@ -1,8 +1,9 @@
-import { createEngine, EngineError, type Engine, type IndexWatch, type Logger } from '../../index.js';
+import { EngineError, type Engine, type IndexWatch, type Logger } from '../../index.js';
 import { BIND_HOSTS, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, serveHttp } from '../../mcp/http.js';
 import { scryServerFactory, type ScryServerOptions } from '../../mcp/server.js';
 import { serveStdio } from '../../mcp/stdio.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 
 export interface McpFlags {
   root?: string;
@@ -71,7 +72,7 @@ export async function mcpCommand(io: CliIO, flags: McpFlags, version: string): P
   let watch: IndexWatch | undefined;
   try {
     const logger = stderrLogger(io);
-    engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db, logger });
+    engine = await openEngine(io, { dir: flags.root, db: flags.db, logger });
     watch = await engine.watch({ files: flags.watch !== false });
     const writePolicy = flags.readOnly ? 'read-only' : flags.allowWrites ? 'autonomous' : 'stage';
     const options: ScryServerOptions = { engine, watch, writePolicy, version };

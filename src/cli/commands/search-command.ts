@@ -1,6 +1,7 @@
-import { createEngine, EngineError, type ContentType } from '../../index.js';
+import { EngineError, type ContentType } from '../../index.js';
 import { formatSearch } from '../format.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
 
@@ -29,11 +30,7 @@ function parseMode(mode: string | undefined): 'lexical' | 'vector' | 'hybrid' | 
 export async function searchCommand(io: CliIO, query: string | undefined, flags: SearchFlags): Promise<number> {
   const limit = parseIntFlag(flags.k, '-k', 1000);
   const text = query === undefined || query === '-' ? await io.readStdin() : query;
-  const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db }).catch(async (err: unknown) => {
-    // --db naming a database that does not exist yet: index the current directory into it
-    if (err instanceof EngineError && err.code === 'INDEX_NOT_FOUND' && flags.db && !flags.root) return createEngine({ root: io.cwd, db: flags.db });
-    throw err;
-  });
+  const engine = await openEngine(io, { dir: flags.root, db: flags.db, orCwd: true });
   try {
     await ensureIndexed(io, engine, flags.json);
     const response = await engine.search(text, {

@@ -1,7 +1,7 @@
-import { createEngine } from '../../index.js';
 import { formatStatus } from '../format.js';
 import { formatFreshness } from '../format-freshness.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 
 export interface StatusFlags {
   db?: string;
@@ -10,8 +10,7 @@ export interface StatusFlags {
 }
 
 export async function statusCommand(io: CliIO, dir: string | undefined, flags: StatusFlags): Promise<number> {
-  const root = dir ?? flags.root ?? (flags.db ? undefined : io.cwd);
-  const engine = await createEngine({ root, db: flags.db });
+  const engine = await openEngine(io, { dir: dir ?? flags.root, db: flags.db });
   try {
     const status = engine.status();
     const freshness = engine.freshness();

@@ -1,6 +1,7 @@
-import { createEngine, EngineError, type Engine } from '../../index.js';
+import { EngineError, type Engine } from '../../index.js';
 import { formatOutline, formatReferences, formatRelated, formatSymbols } from '../format-structure.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 import { parseIntFlag } from '../flags.js';
 
 export interface StructureFlags {
@@ -13,7 +14,7 @@ export interface StructureFlags {
 
 /** Opens the project's index, which must exist (these commands do not build it). */
 async function withIndex<T>(io: CliIO, flags: StructureFlags, fn: (engine: Engine) => Promise<T>): Promise<T> {
-  const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db });
+  const engine = await openEngine(io, { dir: flags.root, db: flags.db });
   try {
     if (!engine.isIndexed()) throw new EngineError('INDEX_NOT_FOUND', { db: engine.dbPath }, { hint: `run \`scry index ${engine.root}\` first` });
     return await fn(engine);

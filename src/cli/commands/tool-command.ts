@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createEngine, EngineError } from '../../index.js';
+import { EngineError } from '../../index.js';
 import type { ToolErrorCode } from '../../tools/envelope.js';
 import { runTool } from '../../tools/run-tool.js';
 import { toolsFor } from '../../tools/catalog.js';
@@ -8,6 +8,7 @@ import { toolJsonSchema } from '../../tools/tool-schema.js';
 import type { WritePolicy } from '../../tools/tool.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 
 export interface ToolFlags {
   args?: string;
@@ -53,7 +54,7 @@ async function readArgs(io: CliIO, raw: string | undefined): Promise<unknown> {
  */
 export async function toolCommand(io: CliIO, name: string, flags: ToolFlags): Promise<number> {
   const args = await readArgs(io, flags.args);
-  const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db });
+  const engine = await openEngine(io, { dir: flags.root, db: flags.db });
   try {
     if (!engine.isIndexed()) await engine.index();
     const writePolicy: WritePolicy = flags.readOnly ? 'read-only' : flags.confirm ? 'autonomous' : 'stage';

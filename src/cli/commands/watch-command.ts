@@ -1,5 +1,6 @@
-import { createEngine, EngineError, type IndexReport, type WatchEvent, type WatchOptions } from '../../index.js';
+import { EngineError, type IndexReport, type WatchEvent, type WatchOptions } from '../../index.js';
 import type { CliIO } from '../io.js';
+import { openEngine } from '../open-engine.js';
 
 export interface WatchFlags {
   db?: string;
@@ -71,7 +72,7 @@ function untilSignal(): { promise: Promise<void>; dispose: () => void } {
  */
 export async function watchCommand(io: CliIO, dir: string | undefined, flags: WatchFlags): Promise<number> {
   const watchConfig = watchOverrides(flags);
-  const engine = await createEngine({ root: dir ?? io.cwd, db: flags.db });
+  const engine = await openEngine(io, { dir, db: flags.db, orCwd: true });
   const signal = untilSignal();
   try {
     const onEvent = (event: WatchEvent): void => {
