@@ -8,7 +8,7 @@ describe('public API pin', () => {
     expect(Object.keys(api).sort()).toEqual([
       'DECODING_PRESETS', 'DEFAULT_ALLOCATIONS', 'DEFAULT_BUDGET', 'DEFAULT_FIM_TOKENS', 'EMBED_PROVIDERS',
       'ERROR_CODES', 'EngineError', 'MARK_CLOSE', 'MARK_OPEN', 'MAX_QUERY_BYTES', 'RRF_K', 'SYSTEM_PROMPT',
-      'TOOL_NUDGE', 'buildContextPack', 'createEmbeddingProvider', 'createEngine', 'detectIndent', 'estimateTokens',
+      'TOOL_NUDGE', 'buildContextPack', 'checkContextRequest', 'checkReferenceRequest', 'checkSearchRequest', 'checkSymbolRequest', 'createEmbeddingProvider', 'createEngine', 'detectIndent', 'estimateTokens',
       'fingerprintKey', 'formatSymbolId', 'fuseRrf', 'isEngineError', 'listModels', 'loadTokenCounter',
       'mergeEvidence', 'parseSubQueries', 'parseSymbolId', 'pullModel', 'removeModel', 'renderExplainDiagnosticPrompt',
       'renderFimPrompt', 'renderRefactorPrompt', 'renderRepoQaPrompt', 'renderSystemPrompt', 'resolveModelsConfig',

@@ -1,4 +1,4 @@
-import { createEngine, EngineError } from '../../index.js';
+import { checkContextRequest, checkSearchRequest, createEngine, EngineError } from '../../index.js';
 import type { CliIO } from '../io.js';
 import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
@@ -30,6 +30,8 @@ export async function contextCommand(io: CliIO, query: string | undefined, flags
   const tokens = parseIntFlag(flags.tokens, '--tokens', 100_000);
   const current = parseCurrent(flags.current);
   const text = query === undefined || query === '-' ? await io.readStdin() : query;
+  checkContextRequest(text, { tokens });
+  if (flags.lang) checkSearchRequest(text, { language: flags.lang });
   const engine = await createEngine({ root: flags.root ?? (flags.db ? undefined : io.cwd), db: flags.db });
   try {
     await ensureIndexed(io, engine, flags.json);
