@@ -5,6 +5,7 @@ export type { Engine, EngineOptions, IndexOptions, SearchOptions, SymbolOptions,
 export type { Freshness, LastPass, PassReason, WatcherInfo } from './freshness/freshness.js';
 export type { WatchEvent } from './freshness/keeper.js';
 export type { StatusReport } from './engine/status.js';
+export type { RuntimeStatus } from './embed/runtimes.js';
 // Argument checks to run before opening or building an index (issue 24): the Engine's own validators.
 export { checkSearchRequest, checkSymbolRequest, checkReferenceRequest, checkContextRequest } from './engine/request-checks.js';
 export { EngineError, ERROR_CODES, isEngineError } from './core/errors.js';

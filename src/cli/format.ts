@@ -66,8 +66,15 @@ export function formatDryRun(r: DryRunReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `runtimes:  onnx installed · use-lite not installed (npm install -g …)`. */
+function formatRuntimes(s: StatusReport): string {
+  const missing = s.runtimes.filter((r) => !r.installed).flatMap((r) => r.packages);
+  const each = s.runtimes.map((r) => `${r.name} ${r.installed ? 'installed' : 'not installed'}`).join(' · ');
+  return `runtimes:  ${each}${missing.length > 0 ? ` (optional; add with \`npm install -g ${missing.join(' ')}\`)` : ''}`;
+}
+
 export function formatStatus(s: StatusReport): string {
-  if (!s.indexed) return `no index yet for ${s.root ?? '(unknown root)'}\ndatabase: ${s.dbPath}\nrun \`scry index\` to build it\n`;
+  if (!s.indexed) return `no index yet for ${s.root ?? '(unknown root)'}\ndatabase: ${s.dbPath}\nrun \`scry index\` to build it\n${formatRuntimes(s)}\n`;
   return [
     `root:      ${s.root}`,
     `database:  ${s.dbPath} (${formatBytes(s.dbBytes)}, schema ${s.schemaVersion}${s.featureVersionCurrent ? '' : ', chunking outdated: next pass re-chunks'})`,
@@ -79,6 +86,7 @@ export function formatStatus(s: StatusReport): string {
     `last pass: ${s.lastPassAt} · skipped: ${counts(s.lastPassSkipped)}`,
     `search:    lexical ${s.capabilities.lexical ? 'ready' : 'not ready'} · ${s.capabilities.semantic ? 'semantic ready' : s.capabilities.semanticReason}`,
     `writer:    ${s.writer ? `pid ${s.writer.pid} since ${s.writer.since}` : 'none'}`,
+    formatRuntimes(s),
     '',
   ].join('\n');
 }

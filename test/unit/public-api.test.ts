@@ -36,7 +36,7 @@ describe('public API pin', () => {
       'ProposedChange', 'PullModelOptions', 'PullProgress', 'PullResult', 'RankedList', 'ReadFileOptions',
       'RefactorInput', 'Reference', 'ReferenceGroup', 'ReferenceKind', 'ReferenceOptions', 'ReferencesResult',
       'RelatedFile', 'RelatedFiles', 'RelatedOptions', 'RelatedRelations', 'RemovedModel', 'RepoMap', 'RepoMapFile',
-      'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'SearchMeta', 'SearchMode',
+      'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'RuntimeStatus', 'SearchMeta', 'SearchMode',
       'SearchOptions', 'SearchResponse', 'SearchResult', 'SectionName', 'SemanticStatus', 'SimilarOptions',
       'SkipReason', 'StatusReport', 'SubQueries', 'SymbolDefinition', 'SymbolHit', 'SymbolKind', 'SymbolMatch',
       'SymbolOptions', 'SymbolRow', 'TaskContext', 'TaskSpec', 'TextEdit', 'TextMatch', 'TextSearchOptions',
