@@ -20,6 +20,8 @@ export type { RelatedFile, RelatedFiles, RelatedOptions, RelatedRelations } from
 export type { SymbolRow, ImportRow } from './store/structure-repo.js';
 export type { Logger, Clock } from './core/logger.js';
 export type { ConfigInput } from './config/schema.js';
+export { terminalPreferences } from './config/terminal.js';
+export type { TerminalPreferences } from './config/terminal.js';
 export type { IndexReport } from './indexer/index-report.js';
 export type { IndexProgress, IndexPhase } from './indexer/progress.js';
 export type { DryRunReport, DirectoryTotal } from './indexer/dry-run.js';

@@ -167,17 +167,21 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
   };
 }
 
+/** Called as each file of a batch is prepared, with its position in the batch (per-file progress). */
+export type FileDone = (index: number) => void;
+
 /**
  * Prepares a batch. The grammars that the files left to parse need are loaded as they come up
  * (once per thread, cached: a batch of touched files loads none); the rest is synchronous. A
  * worker needs nothing but config (and `known`).
  */
-export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[], known: KnownContent = {}): Promise<PreparedBatch> {
+export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[], known: KnownContent = {}, onFile?: FileDone): Promise<PreparedBatch> {
   const out: PreparedBatch = { files: [], known: [], fallbacks: [] };
   const grammars = config.syntax ? new Map<string, LoadedGrammar>() : undefined;
   const asked = new Set<string>();
   const parser = createFileParser(config.chunk, grammars, (language, reason, path, detail) => out.fallbacks.push({ language, reason, path, detail }));
-  for (const c of batch) {
+  for (let i = 0; i < batch.length; i++) {
+    const c = batch[i]!;
     const r = readFile(config, c, known);
     if ('known' in r) out.known.push(r);
     else if (!('read' in r)) out.files.push(r);
@@ -190,6 +194,7 @@ export async function prepareBatch(config: PrepareConfig, batch: readonly FileCa
       }
       out.files.push(parseFile(parser, r));
     }
+    onFile?.(i);
   }
   return out;
 }

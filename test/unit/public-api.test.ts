@@ -12,7 +12,7 @@ describe('public API pin', () => {
       'fingerprintKey', 'formatSymbolId', 'fuseRrf', 'isEngineError', 'listModels', 'loadTokenCounter',
       'mergeEvidence', 'parseSubQueries', 'parseSymbolId', 'pullModel', 'removeModel', 'renderExplainDiagnosticPrompt',
       'renderFimPrompt', 'renderRefactorPrompt', 'renderRepoQaPrompt', 'renderSystemPrompt', 'resolveModelsConfig',
-      'verifyModel',
+      'terminalPreferences', 'verifyModel',
     ]);
   });
 
@@ -39,7 +39,7 @@ describe('public API pin', () => {
       'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'RuntimeStatus', 'SearchMeta', 'SearchMode',
       'SearchOptions', 'SearchResponse', 'SearchResult', 'SectionName', 'SemanticStatus', 'SimilarOptions',
       'SkipReason', 'StatusReport', 'SubQueries', 'SymbolDefinition', 'SymbolHit', 'SymbolKind', 'SymbolMatch',
-      'SymbolOptions', 'SymbolRow', 'TaskContext', 'TaskSpec', 'TextEdit', 'TextMatch', 'TextSearchOptions',
+      'SymbolOptions', 'SymbolRow', 'TaskContext', 'TaskSpec', 'TerminalPreferences', 'TextEdit', 'TextMatch', 'TextSearchOptions',
       'TextSearchResult', 'TokenCounter', 'ToolCallStyle', 'WatchEvent', 'WatchOptions', 'WatcherInfo',
       'WorkspaceInput',
     ]);

@@ -48,7 +48,7 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
       mode,
       ...filters,
     });
-    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.stdoutIsTTY));
+    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.color !== false && io.stdoutIsTTY));
     return 0;
   } finally {
     engine.close();
