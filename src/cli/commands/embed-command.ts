@@ -133,7 +133,7 @@ export function registerEmbedCommands(program: Command, io: CliIO, result: { cod
     .option('-k <n>', 'number of results (1-100, default 5)')
     .option('--lang <language>', 'only this language')
     .option('--json', 'JSON output, as scry search --json')
-    .option('--no-color', 'no ANSI colour in human output')
+    .option('--no-color', 'no ANSI colour in human output (also when the NO_COLOR environment variable is set)')
     .addHelpText('after', '\nExamples:\n  scry similar src/db/open.ts:10-40\n  pbpaste | scry similar - -k 10')
     .action(async (target: string, flags: SimilarFlags) => {
       result.json = Boolean(flags.json);
