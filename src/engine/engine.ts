@@ -120,9 +120,9 @@ class EngineImpl implements Engine {
       this.store = undefined;
       for (const suffix of ['', '-wal', '-shm']) rmSync(this.dbPath + suffix, { force: true });
     }
+    const paths = options.paths ? this.scopedPaths(options.paths) : undefined;
     const store = this.open(true);
     const onProgress: ProgressListener | undefined = options.onProgress;
-    const paths = options.paths ? this.scopedPaths(options.paths) : undefined;
     // loaded on demand: a search-only process never loads discovery and chunking
     const { runIndexPass } = await import('../indexer/index-pass.js');
     const report = await runIndexPass({ root: this.root, config: this.config, store, clock: this.clock, logger: this.logger, onProgress, signal: options.signal, paths });
@@ -169,7 +169,7 @@ class EngineImpl implements Engine {
     return this.keeper?.freshness() ?? observedFreshness(this.lease.owner(), readState(statePathFor(this.dbPath)));
   }
 
-  /** Root-relative POSIX paths for a scoped pass; undefined (a full pass) if one is a directory. */
+  /** Root-relative POSIX paths for a scoped pass; undefined (a full pass) if one is a directory. Checked before the database is created (issue 24). */
   private scopedPaths(paths: readonly string[]): string[] | undefined {
     const out: string[] = [];
     for (const p of paths) {

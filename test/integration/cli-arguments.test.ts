@@ -37,6 +37,7 @@ const CASES: readonly Case[] = [
   { args: ['outline', '', '-C', '[ROOT]', '--db', '[DB]', '--json'], code: 'INVALID_ARGUMENT' },
   { args: ['related', ' ', '-C', '[ROOT]', '--db', '[DB]', '--json'], code: 'INVALID_ARGUMENT' },
   { args: ['map', '[ROOT]', '--tokens', '5', '--db', '[DB]', '--json'], code: 'INVALID_ARGUMENT' },
+  { args: ['index', '[ROOT]', '--paths', '../outside.ts', '--db', '[DB]', '--json'], code: 'PATH_OUTSIDE_ROOT' },
   { args: ['eval', '[ROOT]', '--db', '[DB]', '--json'], code: 'INVALID_ARGUMENT' },
   { args: ['watch', '[ROOT]', '--debounce', '-1', '--db', '[DB]', '--json'], code: 'INVALID_ARGUMENT' },
   { args: ['mcp', '--root', '[ROOT]', '--db', '[DB]', '--port', '7333'], code: 'INVALID_ARGUMENT' },
@@ -69,7 +70,7 @@ describe('every command checks its arguments before any work (issue 24)', () => 
   it.each(CASES.map((c) => [c.args.slice(0, 2).join(' '), c] as const))('%s → its code, no database', async (_label, c) => {
     const db = join(t.dir, `case-${n++}.db`);
     const r = await runCli(fill(c.args, db), { cwd: root, stdin: c.stdin ?? '' });
-    expect(r.code, r.stderr).toBe(2);
+    expect(r.code, r.stderr).toBe(c.code === 'PATH_OUTSIDE_ROOT' ? 3 : 2);
     const line = r.stderr.trim().split('\n').at(-1)!;
     const code = line.startsWith('{') ? (JSON.parse(line) as { error: { code: string } }).error.code : /\[([A-Z_]+)\]/.exec(line)?.[1];
     expect(code, r.stderr).toBe(c.code);
