@@ -96,7 +96,7 @@ describe('the packed tarball, installed globally into a temporary prefix', () =>
     // nothing written outside the scry cache: not the project, not the directory it was started from
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(existsSync(join(project, '.scry'))).toBe(false);
-  });
+  }, 180_000);
 });
 
 describe('a consumer project type-checks against the tarball (strict, skipLibCheck: false)', () => {
@@ -126,5 +126,5 @@ describe('a consumer project type-checks against the tarball (strict, skipLibChe
     const r = spawnSync(process.execPath, [TSC, '-p', consumer], { cwd: consumer, encoding: 'utf8' });
     expect(`${r.stdout}${r.stderr}`).toBe('');
     expect(r.status).toBe(0);
-  });
+  }, INSTALL_TIMEOUT_MS);
 });
