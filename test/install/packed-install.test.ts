@@ -56,7 +56,8 @@ beforeAll(() => {
   userEnv = { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, HOME: join(t.dir, 'home'), SCRY_CACHE_DIR: join(t.dir, 'scry-cache') };
 }, INSTALL_TIMEOUT_MS);
 
-afterAll(() => t?.cleanup());
+// two installed trees (~250 MB of small files): removing them takes a while on a busy disk
+afterAll(() => t?.cleanup(), INSTALL_TIMEOUT_MS);
 
 describe('the packed tarball, installed globally into a temporary prefix', () => {
   it('ships a LICENSE, the CLI and the declarations, and no model runtime (an explicit opt-in)', () => {
