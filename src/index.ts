@@ -5,6 +5,9 @@ export type { Engine, EngineOptions, IndexOptions, SearchOptions, SymbolOptions,
 export type { Freshness, LastPass, PassReason, WatcherInfo } from './freshness/freshness.js';
 export type { WatchEvent } from './freshness/keeper.js';
 export type { StatusReport } from './engine/status.js';
+export type { RuntimeStatus } from './embed/runtimes.js';
+// Argument checks to run before opening or building an index (issue 24): the Engine's own validators.
+export { checkSearchRequest, checkSymbolRequest, checkReferenceRequest, checkContextRequest } from './engine/request-checks.js';
 export { EngineError, ERROR_CODES, isEngineError } from './core/errors.js';
 export type { ErrorCode } from './core/errors.js';
 export type { ContentType, SkipReason } from './core/file.js';
@@ -17,6 +20,8 @@ export type { RelatedFile, RelatedFiles, RelatedOptions, RelatedRelations } from
 export type { SymbolRow, ImportRow } from './store/structure-repo.js';
 export type { Logger, Clock } from './core/logger.js';
 export type { ConfigInput } from './config/schema.js';
+export { terminalPreferences } from './config/terminal.js';
+export type { TerminalPreferences } from './config/terminal.js';
 export type { IndexReport } from './indexer/index-report.js';
 export type { IndexProgress, IndexPhase } from './indexer/progress.js';
 export type { DryRunReport, DirectoryTotal } from './indexer/dry-run.js';

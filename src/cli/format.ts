@@ -48,12 +48,24 @@ export function formatSearch(response: SearchResponse, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The embedding pass after an index pass, when a provider is configured. A failure is said in
+ * human output too (issue 24: `scry index` showed it only with --json): search stays lexical.
+ */
+function formatEmbedding(e: NonNullable<IndexReport['embedding']>): string {
+  if ('error' in e) return `embedding failed [${e.error.code}]: ${e.error.message} (search stays lexical; what was embedded is kept; \`scry embed\` resumes)\n`;
+  const secs = e.durationMs / 1000;
+  const rate = e.embedded > 0 && secs > 0 ? ` (${(e.embedded / secs).toFixed(1)} texts/s)` : '';
+  return `embedded ${e.embedded} chunk texts with ${e.model.provider}:${e.model.model} (${e.model.dimensions}-d) in ${secs.toFixed(1)} s${rate} · ${e.covered}/${e.chunks} chunks have vectors${e.removed > 0 ? ` · ${e.removed} stale vectors removed` : ''}\n`;
+}
+
 export function formatIndexReport(r: IndexReport): string {
   const secs = r.durationMs / 1000;
   const rate = secs > 0 ? ` (${(r.bytesIndexed / 1024 / 1024 / secs).toFixed(1)} MB/s)` : '';
   return (
     `indexed ${num(r.filesIndexed)} file${r.filesIndexed === 1 ? '' : 's'}, ${num(r.chunksWritten)} chunks, ${formatBytes(r.bytesIndexed)} in ${secs.toFixed(2)} s${rate}\n` +
-    `unchanged ${num(r.filesUnchanged)} · touched ${num(r.filesTouched)} · reused ${num(r.filesReused)} · removed ${num(r.filesRemoved)} · skipped: ${counts(r.skipped)}\n`
+    `unchanged ${num(r.filesUnchanged)} · touched ${num(r.filesTouched)} · reused ${num(r.filesReused)} · removed ${num(r.filesRemoved)} · skipped: ${counts(r.skipped)}\n` +
+    (r.embedding ? formatEmbedding(r.embedding) : '')
   );
 }
 
@@ -68,8 +80,15 @@ export function formatDryRun(r: DryRunReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `runtimes:  onnx installed · use-lite not installed (npm install -g …)`. */
+function formatRuntimes(s: StatusReport): string {
+  const missing = s.runtimes.filter((r) => !r.installed).flatMap((r) => r.packages);
+  const each = s.runtimes.map((r) => `${r.name} ${r.installed ? 'installed' : 'not installed'}`).join(' · ');
+  return `runtimes:  ${each}${missing.length > 0 ? ` (optional; add with \`npm install -g ${missing.join(' ')}\`)` : ''}`;
+}
+
 export function formatStatus(s: StatusReport): string {
-  if (!s.indexed) return `no index yet for ${s.root ?? '(unknown root)'}\ndatabase: ${s.dbPath}\nrun \`scry index\` to build it\n`;
+  if (!s.indexed) return `no index yet for ${s.root ?? '(unknown root)'}\ndatabase: ${s.dbPath}\nrun \`scry index\` to build it\n${formatRuntimes(s)}\n`;
   return [
     `root:      ${s.root}`,
     `database:  ${s.dbPath} (${formatBytes(s.dbBytes)}, schema ${s.schemaVersion}${s.featureVersionCurrent ? '' : ', chunking outdated: next pass re-chunks'})`,
@@ -82,6 +101,7 @@ export function formatStatus(s: StatusReport): string {
     ...(s.redacted.files > 0 ? [`redacted:  ${num(s.redacted.files)} file(s) indexed with token literals replaced`, ...s.redacted.list.map((f) => `  ${f.path}: ${counts(f.rules)}`)] : []),
     `search:    lexical ${s.capabilities.lexical ? 'ready' : 'not ready'} · ${s.capabilities.semantic ? 'semantic ready' : s.capabilities.semanticReason}`,
     `writer:    ${s.writer ? `pid ${s.writer.pid} since ${s.writer.since}` : 'none'}`,
+    formatRuntimes(s),
     '',
   ].join('\n');
 }

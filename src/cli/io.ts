@@ -1,9 +1,13 @@
+import { terminalPreferences } from '../index.js';
+
 /** Where CLI output goes; `main` gets the process streams, tests get buffers. */
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;
   /** Whether stdout/stderr are terminals (progress bars, colour). */
   readonly stdoutIsTTY: boolean;
+  /** Colour allowed by the environment (`NO_COLOR`, https://no-color.org); default true. */
+  readonly color?: boolean;
   readonly stderrIsTTY: boolean;
   readonly stderrStream?: NodeJS.WritableStream | undefined;
   /** Reads all of standard input (for `scry search -`). */
@@ -17,6 +21,7 @@ export function processIO(): CliIO {
     err: (t) => void process.stderr.write(t),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    color: terminalPreferences().color,
     stderrStream: process.stderr,
     cwd: process.cwd(),
     readStdin: async () => {

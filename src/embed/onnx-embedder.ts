@@ -19,12 +19,13 @@ import { readFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type * as OrtModule from 'onnxruntime-node';
-import type { InferenceSession, OnnxValue, Tensor } from 'onnxruntime-node';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { Tokenizer } from '@huggingface/tokenizers';
 import { EngineError, isEngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { checkModelDir, readManifest, sha256File } from './model-manifest.js';
 import { modelDirOf } from './model-layout.js';
+import { loadOnnxRuntime } from './runtimes.js';
 import type { EmbeddingProvider, EmbedRequestOptions, ModelFingerprint } from './provider.js';
 import { normalize, untilAborted } from './provider.js';
 
@@ -50,8 +51,8 @@ export interface OnnxEmbedderConfig {
 }
 
 export interface OnnxEmbedderDeps {
-  /** Loads onnxruntime-node. Default: a dynamic import. */
-  readonly importOrt?: () => Promise<typeof OrtModule>;
+  /** Imports onnxruntime-node (typed `unknown`: the public declarations must not name it). Default: a dynamic import. */
+  readonly importOrt?: () => Promise<unknown>;
 }
 
 /** Where a model's files are, and what its name is in the fingerprint. */
@@ -127,7 +128,7 @@ export function createOnnxEmbedder(config: OnnxEmbedderConfig, deps: OnnxEmbedde
   }
   if (pooling !== 'mean' && pooling !== 'cls') throw new EngineError('INVALID_ARGUMENT', { name: 'embed.onnx.pooling', reason: `must be "mean" or "cls", got ${String(pooling)}` });
   const modelName = config.modelDir !== undefined ? basename(resolve(config.modelDir)) : (config.model ?? '');
-  const importOrt = deps.importOrt ?? defaultImportOrt;
+  const importOrt = deps.importOrt;
   let loading: Promise<LoadedModel> | undefined;
   let closed = false;
   let closing: Promise<void> | undefined;
@@ -189,10 +190,10 @@ export function createOnnxEmbedder(config: OnnxEmbedderConfig, deps: OnnxEmbedde
   };
 }
 
-async function loadModel(config: OnnxEmbedderConfig, importOrt: () => Promise<Ort>): Promise<LoadedModel> {
+async function loadModel(config: OnnxEmbedderConfig, importOrt: (() => Promise<unknown>) | undefined): Promise<LoadedModel> {
   const files = await locateOnnxModel(config);
   const invalid = (reason: string, cause?: unknown) => new EngineError('MODEL_INVALID', { model: files.name, reason }, cause !== undefined ? { cause } : undefined);
-  const ort = await runtime(importOrt);
+  const ort = (await loadOnnxRuntime(importOrt)) as Ort;
   const sha256 = await sha256File(files.modelPath);
   if (files.expectedSha256 !== undefined && sha256 !== files.expectedSha256) {
     throw invalid(`${basename(files.modelPath)} has sha256 ${sha256}; the manifest says ${files.expectedSha256}`);
@@ -244,12 +245,19 @@ async function infer(model: Omit<LoadedModel, 'fingerprint'>, encoded: readonly 
   return poolOutput(result[model.output], encoded.map((e) => e.ids.length), pooling);
 }
 
+/** A model output tensor, structurally (onnxruntime's `OnnxValue`; the public declarations must not name onnxruntime-node). */
+export interface ModelOutput {
+  readonly type: string;
+  readonly data: unknown;
+  readonly dims: readonly number[];
+}
+
 /**
  * One unit-length vector per row of `output`: `[batch, seq, dim]` pooled over each row's first
  * `lengths[b]` positions (the attention mask: padding comes after them) by `mean`, or the first
  * position by `cls`; `[batch, dim]` taken as it is. Throws EMBEDDING_FAILED for any other shape.
  */
-export function poolOutput(output: OnnxValue | undefined, lengths: readonly number[], pooling: OnnxPooling): Float32Array[] {
+export function poolOutput(output: ModelOutput | undefined, lengths: readonly number[], pooling: OnnxPooling): Float32Array[] {
   const failed = (reason: string) => new EngineError('EMBEDDING_FAILED', { provider: 'onnx', reason });
   if (output === undefined) throw failed('the model returned no output');
   if (output.type !== 'float32' && output.type !== 'float64') throw failed(`the model's output is ${output.type}; expected float32`);
@@ -320,24 +328,6 @@ function modelInputs(session: InferenceSession): Map<InputName, IdType> {
   if (!inputs.has('input_ids')) throw new Error('the model has no input_ids input');
   if (session.outputNames.length === 0) throw new Error('the model has no output');
   return inputs;
-}
-
-function defaultImportOrt(): Promise<Ort> {
-  return import('onnxruntime-node');
-}
-
-/** onnxruntime-node, or EMBEDDING_UNAVAILABLE saying how to get it. */
-async function runtime(importOrt: () => Promise<Ort>): Promise<Ort> {
-  try {
-    return await importOrt();
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    const missing = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
-    throw new EngineError('EMBEDDING_UNAVAILABLE', { provider: 'onnx', reason: missing ? 'onnxruntime-node is not installed' : `onnxruntime-node does not load: ${messageOf(err)}` }, {
-      cause: err,
-      hint: 'install the optional runtime: `npm install onnxruntime-node`, or pick another embed.provider',
-    });
-  }
 }
 
 /** `work`, or the abort reason the moment `signal` aborts (the work itself runs on). */

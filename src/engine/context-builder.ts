@@ -122,14 +122,19 @@ async function currentFile(deps: ContextDeps, current: NonNullable<ContextOption
   return { path: slice.path, text: slice.text, cursorLine: Math.min(line, slice.endLine), firstLine: slice.startLine, totalLines: slice.totalLines };
 }
 
+/** The token budget of a context request, or INVALID_ARGUMENT (checked before any index is opened). */
+export function checkContextRequest(query: unknown, options: Pick<ContextOptions, 'tokens'>): number {
+  if (typeof query !== 'string' || query.trim() === '') throw new EngineError('INVALID_ARGUMENT', { name: 'query', reason: 'must be a non-empty string' });
+  return intOption('tokens', options.tokens, 256, 100_000, DEFAULT_CONTEXT_TOKENS);
+}
+
 /**
  * The pack for a query (seed 004 §8.4): a "you are here" window of the current file, the
  * signatures of symbols the query names, then the retrieved chunks whole (merged, deduplicated,
  * at most `maxPiecesPerFile` per file, cited with their content hash), all inside `tokens` (o200k).
  */
 export async function buildTaskContext(deps: ContextDeps, query: string, options: ContextOptions): Promise<TaskContext> {
-  if (typeof query !== 'string' || query.trim() === '') throw new EngineError('INVALID_ARGUMENT', { name: 'query', reason: 'must be a non-empty string' });
-  const tokens = intOption('tokens', options.tokens, 256, 100_000, DEFAULT_CONTEXT_TOKENS);
+  const tokens = checkContextRequest(query, options);
   const candidates = intOption('candidates', options.candidates, 1, 100, DEFAULT_CANDIDATES);
   const maxPiecesPerFile = intOption('maxPiecesPerFile', options.maxPiecesPerFile, 1, 20, 2);
   const [counter, response, signatures, file] = await Promise.all([

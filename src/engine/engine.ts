@@ -123,6 +123,8 @@ class EngineImpl implements Engine {
   private async pass(options: IndexOptions): Promise<IndexReport> {
     if (this.closed) throw new EngineError('CLOSED');
     if (this.rerootFrom !== undefined && !options.rebuild) throw rootMismatch(this.dbPath, this.rerootFrom, this.root);
+    // checked before the database is created (issue 24): `--paths ../x` must not leave an empty index
+    const paths = options.paths && !options.rebuild ? scopedPaths(this.root, options.paths) : undefined;
     removeStaleRebuilds(this.dbPath); // killed rebuilds' leftovers: this process holds the lease, so none is running
     // loaded on demand: a search-only process never loads discovery and chunking
     const { runIndexPass } = await import('../indexer/index-pass.js');
@@ -133,7 +135,7 @@ class EngineImpl implements Engine {
       this.store = undefined;
     }
     // a rebuild is built beside the live index and swapped in whole: readers and a killed pass keep the old one
-    const report = options.rebuild ? await rebuildBeside(this.dbPath, run) : await run(this.open(true), options.paths ? scopedPaths(this.root, options.paths) : undefined);
+    const report = options.rebuild ? await rebuildBeside(this.dbPath, run) : await run(this.open(true), paths);
     if (options.rebuild) {
       // reads meanwhile may have opened the old file: this process holds the lease, so nothing else would move it to the new one
       this.store?.close();

@@ -14,7 +14,8 @@ export async function createConfiguredReranker(config: ResolvedConfig, clock: Cl
   }
   if (r.provider === 'cross-encoder' && r.crossEncoder) {
     const { createCrossEncoderReranker } = await import('../rerank/cross-encoder.js');
-    return createCrossEncoderReranker({ ...r.crossEncoder, maxCandidates: r.maxCandidates, timeoutMs: r.timeoutMs, clock, logger });
+    const { loadOnnxRuntime } = await import('../embed/runtimes.js');
+    return createCrossEncoderReranker({ ...r.crossEncoder, maxCandidates: r.maxCandidates, timeoutMs: r.timeoutMs, clock, logger, loadRuntime: () => loadOnnxRuntime() });
   }
   return undefined;
 }

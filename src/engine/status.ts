@@ -4,6 +4,7 @@ import { INDEX_FEATURE_VERSION } from '../indexer/feature-version.js';
 import { redactedFiles, type RedactedFile } from '../indexer/redaction-log.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { ModelFingerprint } from '../embed/provider.js';
+import { optionalRuntimes, type RuntimeStatus } from '../embed/runtimes.js';
 
 /** What `scry status` reports about an index. */
 export interface StatusReport {
@@ -32,6 +33,8 @@ export interface StatusReport {
   readonly embeddings: SemanticStatus | null;
   /** The process currently holding the writer lock, if any. */
   readonly writer: { readonly pid: number; readonly since: string } | null;
+  /** The optional model runtimes (onnxruntime-node, USE-lite) and whether each is installed (issue 24). */
+  readonly runtimes: readonly RuntimeStatus[];
 }
 
 export const SEMANTIC_UNAVAILABLE = 'lexical only: no embedding provider is configured';
@@ -68,8 +71,9 @@ export const EMPTY_STRUCTURE: StructureStatus = { symbols: 0, imports: 0, parser
 export function statusReport(config: ResolvedConfig, store: IndexStore | undefined, writer: StatusReport['writer'], embeddings: SemanticStatus | null = null): StatusReport {
   const capabilities = { lexical: false, semantic: false, semanticReason: SEMANTIC_UNAVAILABLE };
   const root = config.root ?? null;
+  const runtimes = optionalRuntimes();
   if (!store) {
-    return { root, dbPath: config.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, redacted: { files: 0, list: [] }, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, embeddings, writer };
+    return { root, dbPath: config.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, redacted: { files: 0, list: [] }, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, embeddings, writer, runtimes };
   }
   return store.read(() => {
     const counts = store.files.counts();
@@ -94,6 +98,7 @@ export function statusReport(config: ResolvedConfig, store: IndexStore | undefin
       capabilities: { lexical: lastPass !== undefined, semantic: (embeddings?.covered ?? 0) > 0, semanticReason: embeddings?.reason ?? SEMANTIC_UNAVAILABLE },
       embeddings,
       writer,
+      runtimes,
     };
   });
 }

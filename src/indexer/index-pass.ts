@@ -10,9 +10,9 @@ import { INDEX_FEATURE_VERSION } from './feature-version.js';
 import { updateRedactionLog } from './redaction-log.js';
 import type { IndexReport } from './index-report.js';
 import { inlinePreparer, workerCount, workerPreparer, type BatchHints, type Preparer } from './prepare-pool.js';
-import { contentKey, type FallbackNote, type PrepareConfig, type PreparedBatch } from './prepare.js';
+import { contentKey, type FallbackNote, type FileDone, type PrepareConfig, type PreparedBatch } from './prepare.js';
 import { removeFile, writeBatch, type Tally, type WriteContext } from './write-batch.js';
-import type { ProgressListener } from './progress.js';
+import { SCAN_PROGRESS_EVERY, type ProgressListener } from './progress.js';
 
 export interface IndexPassContext {
   readonly root: string;
@@ -94,7 +94,11 @@ function scan(ctx: IndexPassContext, skip: (reason: SkipReason) => void): Scan {
       if (check.kind !== 'directory') notDirectories.push(check.path);
     }
   } else {
-    walk(walkOptions, { file: (c) => candidates.push(c), skip: (s) => skip(s.reason) });
+    const found = (c: FileCandidate): void => {
+      candidates.push(c);
+      if (candidates.length % SCAN_PROGRESS_EVERY === 0) ctx.onProgress?.({ phase: 'scan', filesDone: candidates.length, filesTotal: 0, bytesDone: 0, bytesTotal: 0 });
+    };
+    walk(walkOptions, { file: found, skip: (s) => skip(s.reason) });
   }
   return { candidates, notDirectories };
 }
@@ -190,10 +194,21 @@ async function prepareAndWrite(ctx: IndexPassContext, work: readonly FileCandida
   const noteFallback = fallbackReporter(ctx.logger);
   const inflight: Array<Promise<PreparedBatch>> = [];
   let queued = 0;
+  // per-file progress as files are prepared; a batch prepared again (a worker died) counts once
+  const fileDone = (files: readonly FileCandidate[]): FileDone => {
+    const seen = new Uint8Array(files.length);
+    return (i) => {
+      if (seen[i] || i >= files.length) return;
+      seen[i] = 1;
+      progress.filesDone++;
+      progress.bytesDone += files[i]!.size;
+      ctx.onProgress?.({ phase: 'index', ...progress });
+    };
+  };
   const fill = (): void => {
     for (; queued < queue.length && inflight.length < preparer.parallelism; queued++) {
       const q = queue[queued]!;
-      inflight.push(preparer.prepare(q.files, q.again ? undefined : hintsFor(write.stored, q.files)));
+      inflight.push(preparer.prepare(q.files, q.again ? undefined : hintsFor(write.stored, q.files), q.again ? undefined : fileDone(q.files)));
     }
   };
   try {
@@ -206,11 +221,6 @@ async function prepareAndWrite(ctx: IndexPassContext, work: readonly FileCandida
       const again = writeBatch(write, prepared);
       if (again.length > 0) queue.push({ files: again, again: true });
       fill();
-      if (!queue[b]!.again) {
-        progress.filesDone += queue[b]!.files.length;
-        progress.bytesDone += queue[b]!.files.reduce((n, c) => n + c.size, 0);
-        ctx.onProgress?.({ phase: 'index', ...progress });
-      }
       await yieldToLoop();
     }
   } finally {

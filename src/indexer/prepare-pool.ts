@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileCandidate } from '../core/file.js';
 import type { Clock, Logger } from '../core/logger.js';
-import { contentKey, prepareBatch, type PrepareConfig, type PreparedBatch } from './prepare.js';
+import { contentKey, prepareBatch, type FileDone, type PrepareConfig, type PreparedBatch } from './prepare.js';
 
 /** What the index holds of a batch's content; plain data, so that it can be sent to a worker. */
 export interface BatchHints {
@@ -16,8 +16,8 @@ export interface BatchHints {
 export interface Preparer {
   /** How many batches may usefully be in flight at once. */
   readonly parallelism: number;
-  /** Without hints every accepted file is parsed. */
-  prepare(batch: readonly FileCandidate[], hints?: BatchHints): Promise<PreparedBatch>;
+  /** Without hints every accepted file is parsed. `onFile` hears of each file as it is prepared. */
+  prepare(batch: readonly FileCandidate[], hints?: BatchHints, onFile?: FileDone): Promise<PreparedBatch>;
   close(): Promise<void>;
 }
 
@@ -28,12 +28,13 @@ export type ContentLookup = (hash: string, language: string) => boolean;
 export function inlinePreparer(config: PrepareConfig, reusable?: ContentLookup, clock?: Clock): Preparer {
   return {
     parallelism: 1,
-    prepare: (batch, hints) => prepareBatch(config, batch, { stored: hints?.stored, reusable: hints?.reuse ? reusable : undefined }, clock),
+    prepare: (batch, hints, onFile) => prepareBatch(config, batch, { stored: hints?.stored, reusable: hints?.reuse ? reusable : undefined }, onFile, clock),
     close: async () => {},
   };
 }
 
-type Reply = { id: number; batch?: PreparedBatch; error?: string };
+/** A worker's answer to a batch, or (`file`) word that one of its files is prepared. */
+type Reply = { id: number; batch?: PreparedBatch; error?: string; file?: number };
 
 /** What a worker starts with: the config, and the contents the index held when the pass began (`contentKey`s). */
 export interface WorkerData {
@@ -74,7 +75,7 @@ export function workerPreparer(config: PrepareConfig, logger: Logger, count = wo
   const workers: Array<{ worker: Worker; busy: number; failed: boolean }> = [];
   let nextId = 0;
   let warned = false;
-  const pending = new Map<number, { resolve: (f: PreparedBatch) => void; reject: (e: Error) => void; slot: number }>();
+  const pending = new Map<number, { resolve: (f: PreparedBatch) => void; reject: (e: Error) => void; slot: number; onFile: FileDone | undefined }>();
   const fail = (slot: number, err: Error): void => {
     if (!warned) logger.warn('indexing worker unavailable, preparing files on the main thread', { reason: err.message });
     warned = true;
@@ -92,6 +93,7 @@ export function workerPreparer(config: PrepareConfig, logger: Logger, count = wo
       worker.on('message', (reply: Reply) => {
         const p = pending.get(reply.id);
         if (!p) return;
+        if (reply.file !== undefined) return p.onFile?.(reply.file);
         pending.delete(reply.id);
         workers[slot]!.busy--;
         if (reply.batch) p.resolve(reply.batch);
@@ -108,20 +110,20 @@ export function workerPreparer(config: PrepareConfig, logger: Logger, count = wo
   }
   return {
     parallelism: Math.max(1, workers.length),
-    prepare: async (batch, hints) => {
+    prepare: async (batch, hints, onFile) => {
       const live = workers.map((w, slot) => ({ w, slot })).filter(({ w }) => !w.failed);
-      if (live.length === 0) return inline.prepare(batch, hints);
+      if (live.length === 0) return inline.prepare(batch, hints, onFile);
       const { w, slot } = live.reduce((a, b) => (b.w.busy < a.w.busy ? b : a));
       const id = nextId++;
       w.busy++;
       try {
         return await new Promise<PreparedBatch>((resolve, reject) => {
-          pending.set(id, { resolve, reject, slot });
+          pending.set(id, { resolve, reject, slot, onFile });
           const request: WorkerRequest = { id, batch, hints };
           w.worker.postMessage(request);
         });
       } catch {
-        return inline.prepare(batch, hints);
+        return inline.prepare(batch, hints, onFile);
       }
     },
     close: async () => {

@@ -15,7 +15,8 @@ parentPort?.on('message', (message: WorkerRequest) => {
   queue = queue.then(async () => {
     try {
       const hints = message.hints;
-      const batch = await prepareBatch(config, message.batch, { stored: hints?.stored, reusable: hints?.reuse ? reusable : undefined });
+      const onFile = (file: number): void => parentPort!.postMessage({ id: message.id, file });
+      const batch = await prepareBatch(config, message.batch, { stored: hints?.stored, reusable: hints?.reuse ? reusable : undefined }, onFile);
       const transfer = batch.files.flatMap((f) => (f.ok ? [f.bytes.buffer as ArrayBuffer] : []));
       parentPort!.postMessage({ id: message.id, batch }, [...new Set(transfer)]);
     } catch (err) {

@@ -173,18 +173,22 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
   };
 }
 
+/** Called as each file of a batch is prepared, with its position in the batch (per-file progress). */
+export type FileDone = (index: number) => void;
+
 /**
  * Prepares a batch. The grammars that the files left to parse need are loaded as they come up
  * (once per thread, cached: a batch of touched files loads none); the rest is synchronous. A
  * worker needs nothing but config (and `known`). `clock` times the parse guard (default monotonic).
  */
-export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[], known: KnownContent = {}, clock?: Clock): Promise<PreparedBatch> {
+export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[], known: KnownContent = {}, onFile?: FileDone, clock?: Clock): Promise<PreparedBatch> {
   const out: PreparedBatch = { files: [], known: [], fallbacks: [] };
   const grammars = config.syntax ? new Map<string, LoadedGrammar>() : undefined;
   const asked = new Set<string>();
   const onFallback = (language: string, reason: FallbackReason, path: string, detail?: string): void => void out.fallbacks.push({ language, reason, path, detail });
   const parser = createFileParser(config.chunk, grammars, onFallback, { timeoutMs: config.parseTimeoutMs, clock });
-  for (const c of batch) {
+  for (let i = 0; i < batch.length; i++) {
+    const c = batch[i]!;
     const r = readFile(config, c, known);
     if ('known' in r) out.known.push(r);
     else if (!('read' in r)) out.files.push(r);
@@ -197,6 +201,7 @@ export async function prepareBatch(config: PrepareConfig, batch: readonly FileCa
       }
       out.files.push(parseFile(parser, r));
     }
+    onFile?.(i);
   }
   return out;
 }

@@ -33,6 +33,8 @@ export interface CrossEncoderConfig {
   readonly clock?: Clock;
   /** Told once when the model cannot be loaded. Default: silent. */
   readonly logger?: Logger;
+  /** Loads onnxruntime-node: the engine passes embed/'s loader, the one place the runtime is loaded (it turns telemetry off first). */
+  readonly loadRuntime: () => Promise<unknown>;
 }
 
 /** Small enough that one batch of 512-token pairs stays well under the default 5 s budget on 2 cores. */
@@ -84,7 +86,7 @@ export function createCrossEncoderReranker(config: CrossEncoderConfig): Reranker
   const active = new Set<Promise<unknown>>();
 
   const load = (): Promise<PairScorer> => {
-    loading ??= loadPairScorer(files.dir, files.modelPath, maxLength).catch((err: unknown) => {
+    loading ??= loadPairScorer(files.dir, files.modelPath, maxLength, config.loadRuntime).catch((err: unknown) => {
       logger.warn('cross-encoder: cannot load the model; reranking is skipped', { dir: files.dir, reason: describe(err) });
       throw err;
     });

@@ -30,8 +30,8 @@ export interface BatchInput {
 type Ort = typeof OrtModule;
 
 /** Loads the tokenizer of `dir` and the session of `modelPath`; throws with a readable reason. */
-export async function loadPairScorer(dir: string, modelPath: string, maxLength: number): Promise<PairScorer> {
-  const ort = await importOrt();
+export async function loadPairScorer(dir: string, modelPath: string, maxLength: number, importOrt: () => Promise<unknown>): Promise<PairScorer> {
+  const ort = (await importOrt()) as Ort;
   const tokenizer = await loadPairTokenizer(dir, maxLength);
   const session = await ort.InferenceSession.create(modelPath, {
     executionProviders: ['cpu'],
@@ -93,18 +93,6 @@ export function batchInputs(
     out.set(name, { type, data, dims: [encoded.length, width] });
   }
   return out;
-}
-
-async function importOrt(): Promise<Ort> {
-  try {
-    return await import('onnxruntime-node');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-      throw new Error('onnxruntime-node is not installed (an optional dependency of scry: npm install onnxruntime-node)', { cause: err });
-    }
-    throw err;
-  }
 }
 
 /** The inputs the model declares, each with its integer type; rejects a model we cannot feed. */

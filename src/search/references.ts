@@ -39,6 +39,15 @@ const MAX_CANDIDATE_FILES = 2000;
 const NAME_RE = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 const KIND_ORDER: Record<ReferenceKind, number> = { definition: 0, call: 1, import: 2, reference: 3, text: 4 };
 
+/** The trimmed identifier of a references lookup, or QUERY_EMPTY / INVALID_ARGUMENT (checked before any index is opened). */
+export function checkReferenceQuery(name: unknown, limit: number): string {
+  const n = typeof name === 'string' ? name.trim() : '';
+  if (n === '') throw new EngineError('QUERY_EMPTY');
+  if (!NAME_RE.test(n) || n.length > 200) throw new EngineError('INVALID_ARGUMENT', { name: 'name', reason: 'an identifier: letters, digits, _ and $, not starting with a digit' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 5000) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 5000' });
+  return n;
+}
+
 /**
  * References to a name, by name (not type-resolved). Candidate files come from the FTS index,
  * which keeps identifiers whole; each candidate's stored text is scanned for the name at word
@@ -47,10 +56,7 @@ const KIND_ORDER: Record<ReferenceKind, number> = { definition: 0, call: 1, impo
  * Files are ordered: where the name is defined first, then code, then other files, then by path.
  */
 export async function findReferences(store: IndexStore, name: string, limit: number): Promise<ReferencesResult> {
-  const n = typeof name === 'string' ? name.trim() : '';
-  if (n === '') throw new EngineError('QUERY_EMPTY');
-  if (!NAME_RE.test(n) || n.length > 200) throw new EngineError('INVALID_ARGUMENT', { name: 'name', reason: 'an identifier: letters, digits, _ and $, not starting with a digit' });
-  if (!Number.isInteger(limit) || limit < 1 || limit > 5000) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 5000' });
+  const n = checkReferenceQuery(name, limit);
   const tokens = n.split(/[$]+/).filter(Boolean);
   const match = `body : "${tokens.join(' ')}"`;
   const candidates = store.read(() => store.search.filesMatching(match, MAX_CANDIDATE_FILES + 1));

@@ -51,17 +51,23 @@ export function validateKinds(kinds: readonly string[] | undefined): SymbolKind[
   return kinds as SymbolKind[];
 }
 
+/** The trimmed name and the limit of a symbol lookup, or QUERY_EMPTY / INVALID_ARGUMENT (checked before any index is opened). */
+export function checkSymbolQuery(query: unknown, limit: number | undefined): { raw: string; limit: number } {
+  const raw = typeof query === 'string' ? query.trim() : '';
+  if (raw === '') throw new EngineError('QUERY_EMPTY');
+  if (raw.length > 200) throw new EngineError('INVALID_ARGUMENT', { name: 'name', reason: 'a symbol name is at most 200 characters' });
+  const n = limit ?? 20;
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 1000' });
+  return { raw, limit: n };
+}
+
 /**
  * Symbol lookup: exact name matches first (same case before other case), then names starting
  * with the query (shortest first), then names within `maxTypos` edits. Within a tier: exported
  * before private, types and functions before variables, source before tests, then path.
  */
 export function searchSymbols(store: IndexStore, query: string, options: SymbolSearchOptions, cache: NameCache): SymbolHit[] {
-  const raw = typeof query === 'string' ? query.trim() : '';
-  if (raw === '') throw new EngineError('QUERY_EMPTY');
-  if (raw.length > 200) throw new EngineError('INVALID_ARGUMENT', { name: 'name', reason: 'a symbol name is at most 200 characters' });
-  const limit = options.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 1000' });
+  const { raw, limit } = checkSymbolQuery(query, options.limit);
   const { name, container } = splitQualified(raw);
   const kinds = options.kinds;
   const fetch = limit * 4 + 50;

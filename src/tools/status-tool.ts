@@ -78,6 +78,8 @@ const indexStatus = defineTool({
         semantic_reason: s.capabilities.semanticReason,
         rerank: rerank === 'none' ? null : rerank,
         writes: ctx.writePolicy,
+        // optional model runtimes installed beside scry (issue 24)
+        runtimes: Object.fromEntries(s.runtimes.map((r) => [r.name, r.installed])),
       },
     };
     const warnings = s.indexed ? [] : ['no index yet: it is being built, or run `scry index`'];

@@ -81,7 +81,8 @@ describe('a rename pass interrupted after its first batch', () => {
       mkdirSync(join(root, 'lib'));
       renameSync(join(root, 'pkg'), join(root, 'lib/pkg'));
       const abort = new AbortController();
-      const interrupted = engine.index({ signal: abort.signal, onProgress: (p) => p.phase === 'index' && p.filesDone > 0 && abort.abort() });
+      // progress is per file (issue 24): stop once the second batch is being prepared, i.e. after the first batch of 500 is written
+      const interrupted = engine.index({ signal: abort.signal, onProgress: (p) => p.phase === 'index' && p.filesDone > 500 && abort.abort() });
       await expect(interrupted).rejects.toThrow();
 
       const raw = new Database(db, { readonly: true });

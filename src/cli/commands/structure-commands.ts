@@ -1,4 +1,4 @@
-import { EngineError, type Engine } from '../../index.js';
+import { checkReferenceRequest, checkSymbolRequest, EngineError, type Engine } from '../../index.js';
 import { formatOutline, formatReferences, formatRelated, formatSymbols } from '../format-structure.js';
 import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
@@ -25,6 +25,7 @@ async function withIndex<T>(io: CliIO, flags: StructureFlags, fn: (engine: Engin
 
 export async function symbolsCommand(io: CliIO, name: string, flags: StructureFlags): Promise<number> {
   const limit = parseIntFlag(flags.k, '-k', 1000);
+  checkSymbolRequest(name, { kind: flags.kind, limit });
   const hits = await withIndex(io, flags, (e) => e.symbols(name, { kind: flags.kind, limit }));
   io.out(flags.json ? `${JSON.stringify({ query: name, results: hits }, null, 2)}\n` : formatSymbols(name, hits));
   return 0;
@@ -32,12 +33,19 @@ export async function symbolsCommand(io: CliIO, name: string, flags: StructureFl
 
 export async function refsCommand(io: CliIO, name: string, flags: StructureFlags): Promise<number> {
   const limit = parseIntFlag(flags.k, '-k', 5000);
+  checkReferenceRequest(name, { limit });
   const result = await withIndex(io, flags, (e) => e.references(name, { limit }));
   io.out(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatReferences(result));
   return 0;
 }
 
+/** A FILE argument: outline and related need a path (before the index is opened). */
+function checkPathArgument(path: string): void {
+  if (path.trim() === '') throw new EngineError('INVALID_ARGUMENT', { name: 'path', reason: 'a path relative to the root' });
+}
+
 export async function outlineCommand(io: CliIO, path: string, flags: StructureFlags): Promise<number> {
+  checkPathArgument(path);
   const outline = await withIndex(io, flags, (e) => e.outline(path));
   io.out(flags.json ? `${JSON.stringify(outline, null, 2)}\n` : formatOutline(outline));
   return 0;
@@ -45,6 +53,7 @@ export async function outlineCommand(io: CliIO, path: string, flags: StructureFl
 
 export async function relatedCommand(io: CliIO, path: string, flags: StructureFlags): Promise<number> {
   const limit = parseIntFlag(flags.k, '-k', 200);
+  checkPathArgument(path);
   const related = await withIndex(io, flags, (e) => e.related(path, { limit }));
   io.out(flags.json ? `${JSON.stringify(related, null, 2)}\n` : formatRelated(related));
   return 0;

@@ -56,9 +56,12 @@ export async function toolCommand(io: CliIO, name: string, flags: ToolFlags): Pr
   const args = await readArgs(io, flags.args);
   const engine = await openEngine(io, { dir: flags.root, db: flags.db });
   try {
-    if (!engine.isIndexed()) await engine.index();
     const writePolicy: WritePolicy = flags.readOnly ? 'read-only' : flags.confirm ? 'autonomous' : 'stage';
-    const envelope = await runTool(name, args, { engine, writePolicy });
+    // runTool checks the name and arguments before `ready`: a bad call builds no index (issue 24)
+    const ready = async (): Promise<void> => {
+      if (!engine.isIndexed()) await engine.index();
+    };
+    const envelope = await runTool(name, args, { engine, writePolicy, ready });
     io.out(`${JSON.stringify(envelope, null, 2)}\n`);
     return envelope.ok ? EXIT.ok : EXIT_BY_TOOL_CODE[envelope.error ?? 'internal_error'];
   } finally {

@@ -195,7 +195,7 @@ describe('ONNX embedder errors', () => {
     const err = await engineError(embedder({ modelDir: modelDir() }, { importOrt: missing }).embed(['a']));
     expect(err.code).toBe('EMBEDDING_UNAVAILABLE');
     expect(err.message).toContain('onnxruntime-node is not installed');
-    expect(err.hint).toContain('npm install onnxruntime-node');
+    expect(err.hint).toContain('npm install -g onnxruntime-node@');
   });
 
   it('rejects with the abort reason, and after close with EMBEDDING_UNAVAILABLE; close is idempotent', async () => {

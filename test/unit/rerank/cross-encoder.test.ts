@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOnnxRuntime } from '../../../src/embed/runtimes.js';
 import { isEngineError } from '../../../src/core/errors.js';
 import type { Clock, Logger } from '../../../src/core/logger.js';
 import type { CrossEncoderConfig } from '../../../src/rerank/cross-encoder.js';
@@ -21,7 +22,7 @@ const modelDir = (options: TinyModelOptions = {}) => writeTinyCrossEncoder(join(
 
 const open: Reranker[] = [];
 function reranker(dir: string, overrides: Partial<CrossEncoderConfig> = {}): Reranker {
-  const r = createCrossEncoderReranker({ modelDir: dir, maxLength: 64, maxCandidates: 50, timeoutMs: 60_000, ...overrides });
+  const r = createCrossEncoderReranker({ modelDir: dir, maxLength: 64, maxCandidates: 50, timeoutMs: 60_000, loadRuntime: () => loadOnnxRuntime(), ...overrides });
   open.push(r);
   return r;
 }
@@ -191,7 +192,7 @@ describe('createCrossEncoderReranker: failures', () => {
     for (const [dir, reason] of cases) {
       let caught: unknown;
       try {
-        createCrossEncoderReranker({ modelDir: dir, maxLength: 64, maxCandidates: 10, timeoutMs: 1000 });
+        createCrossEncoderReranker({ modelDir: dir, maxLength: 64, maxCandidates: 10, timeoutMs: 1000, loadRuntime: () => loadOnnxRuntime() });
       } catch (err) {
         caught = err;
       }
