@@ -50,7 +50,11 @@ function delta(rows: readonly Row[], base: ReadonlyMap<string, Row>, pick: (s: Q
 }
 
 function table(title: string, rows: readonly Row[], variants: readonly Variant[]): string {
-  const head = `${'variant'.padEnd(28)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR'.padStart(8)}${'fn@1'.padStart(8)}${'fn@5'.padStart(8)}${'fn@10'.padStart(8)}  ${'ΔMRR vs lexical [95% CI]'.padEnd(34)}ΔAcc@10 vs lexical [95% CI]`;
+  // with function spans the second difference is function hit@10, else file Acc@10
+  const spans = rows.some((r) => r.score.functionHitAt !== null);
+  const fnHead = spans ? 'Δfn@10' : 'ΔAcc@10';
+  const second = (x: QueryScore): number => (spans ? (x.functionHitAt?.[10] ? 1 : 0) : x.accAt[10] ? 1 : 0);
+  const head = `${'variant'.padEnd(28)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR'.padStart(8)}${'fn@1'.padStart(8)}${'fn@5'.padStart(8)}${'fn@10'.padStart(8)}  ${'ΔMRR vs lexical [95% CI]'.padEnd(34)}${fnHead} vs lexical [95% CI]`;
   const out = [title, head];
   const base = new Map(rows.filter((r) => r.variant === 'lexical').map((r) => [r.id, r]));
   for (const v of variants) {
@@ -59,7 +63,7 @@ function table(title: string, rows: readonly Row[], variants: readonly Variant[]
     const s = summarize(sel.map((r) => r.score), []);
     const notHybrid = v.provider ? sel.filter((r) => r.mode !== 'hybrid').length : 0;
     const fn = [1, 5, 10].map((k) => (s.functionHitAt ? f3(s.functionHitAt[k]!) : '-').padStart(8)).join('');
-    const deltas = v.name === 'lexical' ? '' : `  ${delta(sel, base, (x) => x.reciprocalRank).padEnd(34)}${delta(sel, base, (x) => (x.accAt[10] ? 1 : 0))}`;
+    const deltas = v.name === 'lexical' ? '' : `  ${delta(sel, base, (x) => x.reciprocalRank).padEnd(34)}${delta(sel, base, second)}`;
     out.push(`${v.name.padEnd(28)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${fn}${deltas}${notHybrid > 0 ? `  (${notHybrid} not hybrid)` : ''}`);
   }
   return out.join('\n');
