@@ -1,23 +1,27 @@
 /**
- * Ranking quality on the development benchmark (bench/devset/, mined by bench/mine-devset.ts),
- * for several ranking configurations side by side, on the tuning half and the held-out half.
+ * Ranking quality on the development benchmark (bench/devset/, mined by bench/mine-devset.ts)
+ * and on the natural-language slice (bench/nlslice/, doc-comment queries), for several ranking
+ * configurations side by side, on the tuning half and the held-out half.
  *
- *   npx tsx bench/run-devset.ts [--mirrors DIR] [--only owner/name] [--variants a,b] [--split tune|held-out|all] [--misses]
+ *   npx tsx bench/run-devset.ts [--sets devset,nl] [--mirrors DIR] [--only owner/name] [--variants a,b] [--split tune|held-out|all] [--misses]
  *
  * Every query is searched in the tree at its parent commit: the index of each commit is cached
  * under bench/.devset-cache/ (built on first use from a git worktree of the mirror, see
  * CommitTrees), so later runs only search. The halves are fixed by the query id (the mined
- * commit's sha): ids whose first hex digit is even tune, odd ones are held out. Tune on `tune`;
- * report on `held-out`.
+ * commit's sha): ids whose first hex digit is even tune, odd ones are held out. The NL slice is split
+ * by repository (`split` in NL_REPOS and bench/nlslice/manifest.json). Tune on `tune`; report on
+ * `held-out`.
  * Writes bench/results/devset.json.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createEngine, type ConfigInput } from '../src/index.js';
 import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
 import { CUTOFFS, summarize, type EvalSummary } from '../src/eval/metrics.js';
 import { parseQueriesFile } from '../src/eval/queries-file.js';
 import { evalOne, type EvalQueryResult } from '../src/eval/run-eval.js';
 import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf, type Split } from './mine-devset.js';
+import { ensureNlTree, NL_REPOS, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
 import { writeResult } from './results.js';
 
 /** Ranking configurations compared; `default` is the shipped configuration. */
@@ -39,6 +43,15 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'default-definition': ranking({ definitionBoost: 1 }),
   'default+fileCap2': ranking({ fileCap: 2 }),
   'default+fileCap3': ranking({ fileCap: 3 }),
+  /** Ranking II: a file's extra chunks only when close to its best (the prototype: 2 extra within 0.7×). */
+  'default+cap3w.7': ranking({ fileCap: 3, fileCapWithin: 0.7 }),
+  'default+cap2w.7': ranking({ fileCap: 2, fileCapWithin: 0.7 }),
+  'default+cap3w.5': ranking({ fileCap: 3, fileCapWithin: 0.5 }),
+  /** Ranking II: chunk × (0.7 + 0.3 · normalised file score). */
+  'default+blend.3': ranking({ fileBlend: 0.3 }),
+  'default+blend.5': ranking({ fileBlend: 0.5 }),
+  'default-fileSupport+blend.3': ranking({ fileSupport: 0, fileBlend: 0.3 }),
+  'default+blend.3+cap3w.7': ranking({ fileBlend: 0.3, fileCap: 3, fileCapWithin: 0.7 }),
   /** The shipped configuration. */
   default: {},
 };
@@ -50,6 +63,7 @@ function arg(name: string): string | undefined {
 }
 
 interface Row extends EvalQueryResult {
+  readonly set: 'devset' | 'nl';
   readonly repo: string;
   readonly split: Split;
   readonly long: boolean;
@@ -58,21 +72,18 @@ interface Row extends EvalQueryResult {
 const f3 = (x: number): string => x.toFixed(3);
 
 function table(title: string, byVariant: Map<string, Row[]>, pick: (r: Row) => boolean): string {
-  const out = [title, `${'variant'.padEnd(22)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR'.padStart(8)}${['fn@5', 'fn@10'].map((s) => s.padStart(8)).join('')}${'p50ms'.padStart(8)}${'p90ms'.padStart(8)}`];
+  const out = [title, `${'variant'.padEnd(22)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR'.padStart(8)}${['fn@1', 'fn@5', 'fn@10'].map((s) => s.padStart(8)).join('')}${'p50ms'.padStart(8)}${'p90ms'.padStart(8)}`];
   for (const [name, rows] of byVariant) {
     const sel = rows.filter(pick);
     const s: EvalSummary = summarize(sel, sel.map((r) => r.tookMs));
-    out.push(`${name.padEnd(22)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${[5, 10].map((k) => (s.functionHitAt ? f3(s.functionHitAt[k]!) : '-').padStart(8)).join('')}${s.latencyMs.p50.toFixed(1).padStart(8)}${s.latencyMs.p90.toFixed(1).padStart(8)}`);
+    out.push(`${name.padEnd(22)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${[1, 5, 10].map((k) => (s.functionHitAt ? f3(s.functionHitAt[k]!) : '-').padStart(8)).join('')}${s.latencyMs.p50.toFixed(1).padStart(8)}${s.latencyMs.p90.toFixed(1).padStart(8)}`);
   }
   return out.join('\n');
 }
 
-async function main(): Promise<void> {
-  const mirrors = arg('--mirrors') ?? '/work/.mirror';
-  const only = arg('--only');
-  const names = arg('--variants')?.split(',') ?? Object.keys(VARIANTS);
-  const splitArg = arg('--split') ?? 'all';
-  const byVariant = new Map<string, Row[]>(names.map((n) => [n, []]));
+type Runs = Map<string, Row[]>;
+
+async function runDevset(mirrors: string, names: readonly string[], splitArg: string, only: string | undefined, byVariant: Runs): Promise<void> {
   for (const r of DEV_REPOS) {
     if (only && r.repo !== only) continue;
     if (!existsSync(fileOf(r.repo))) continue;
@@ -86,7 +97,7 @@ async function main(): Promise<void> {
         for (const name of [...names.slice(turn), ...names.slice(0, turn)]) {
           const engine = await createEngine({ root: base.root, db: base.dbPath, config: VARIANTS[name] });
           try {
-            for (const q of group) byVariant.get(name)!.push({ ...(await evalOne(engine, q)), repo: r.repo, split: splitOf(q.id), long: isLong(q.query) });
+            for (const q of group) byVariant.get(name)!.push({ ...(await evalOne(engine, q)), set: 'devset', repo: r.repo, split: splitOf(q.id), long: isLong(q.query) });
           } finally {
             engine.close();
           }
@@ -97,19 +108,58 @@ async function main(): Promise<void> {
     }
     process.stderr.write(`${r.repo}: ${queries.length} queries\n`);
   }
+}
+
+/** The NL slice: each repository's blanked tree indexed once (bench/.nlslice-cache/), then searched by every variant. */
+async function runNl(mirrors: string, names: readonly string[], splitArg: string, only: string | undefined, byVariant: Runs): Promise<void> {
+  const splitOfRepo = new Map(NL_REPOS.map((r) => [r.repo, r.split]));
+  for (const entry of readManifest()) {
+    const split = splitOfRepo.get(entry.repo) ?? entry.split;
+    if ((only && entry.repo !== only) || (splitArg !== 'all' && split !== splitArg)) continue;
+    const root = ensureNlTree(mirrors, entry);
+    const db = join(nlCacheOf(entry.repo), 'lexical.db');
+    const indexer = await createEngine({ root, db, env: {} });
+    await indexer.index();
+    indexer.close();
+    const queries = readNlQueries(entry.repo);
+    for (const name of names) {
+      const engine = await createEngine({ root, db, env: {}, config: VARIANTS[name] });
+      try {
+        for (const q of queries) byVariant.get(name)!.push({ ...(await evalOne(engine, q)), set: 'nl', repo: entry.repo, split, long: false });
+      } finally {
+        engine.close();
+      }
+    }
+    process.stderr.write(`nl ${entry.repo}: ${queries.length} queries\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const mirrors = arg('--mirrors') ?? '/work/.mirror';
+  const only = arg('--only');
+  const names = arg('--variants')?.split(',') ?? Object.keys(VARIANTS);
+  for (const n of names) if (!VARIANTS[n]) throw new Error(`unknown variant ${n}; known: ${Object.keys(VARIANTS).join(', ')}`);
+  const splitArg = arg('--split') ?? 'all';
+  const sets = (arg('--sets') ?? 'devset').split(',');
+  const byVariant: Runs = new Map<string, Row[]>(names.map((n) => [n, []]));
+  if (sets.includes('devset')) await runDevset(mirrors, names, splitArg, only, byVariant);
+  if (sets.includes('nl')) await runNl(mirrors, names, splitArg, only, byVariant);
   const parts: string[] = [];
   for (const split of ['tune', 'held-out'] as const) {
     if (splitArg !== 'all' && splitArg !== split) continue;
-    parts.push(table(`\n== ${split}: all`, byVariant, (q) => q.split === split));
-    parts.push(table(`-- ${split}: long (issue-like)`, byVariant, (q) => q.split === split && q.long));
-    parts.push(table(`-- ${split}: short`, byVariant, (q) => q.split === split && !q.long));
+    if (sets.includes('devset')) {
+      parts.push(table(`\n== ${split}: commit messages (devset), all`, byVariant, (q) => q.set === 'devset' && q.split === split));
+      parts.push(table(`-- ${split}: devset long (issue-like)`, byVariant, (q) => q.set === 'devset' && q.split === split && q.long));
+      parts.push(table(`-- ${split}: devset short`, byVariant, (q) => q.set === 'devset' && q.split === split && !q.long));
+    }
+    if (sets.includes('nl')) parts.push(table(`\n== ${split}: doc-comment queries (nl slice)`, byVariant, (q) => q.set === 'nl' && q.split === split));
   }
   process.stdout.write(`${parts.join('\n')}\n`);
   if (process.argv.includes('--misses')) {
     const first = byVariant.get(names[names.length - 1]!)!;
     for (const q of first.filter((x) => !x.accAt[5] && (splitArg !== 'all' || x.split === 'tune'))) process.stdout.write(`MISS ${q.repo} ${q.id} "${q.query.split('\n')[0]!.slice(0, 80)}" want ${q.expected.join(',')} got ${q.top.slice(0, 5).join(',')}\n`);
   }
-  writeResult('devset', { variants: names, rows: Object.fromEntries([...byVariant].map(([n, rows]) => [n, rows])) });
+  writeResult('devset', { sets, variants: names, rows: Object.fromEntries([...byVariant].map(([n, rows]) => [n, rows])) });
 }
 
 await main();

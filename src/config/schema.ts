@@ -186,6 +186,10 @@ export const rankingSchema = z
     fileSupport: z.number().min(0).max(1).default(0.2),
     /** Most chunks of one file among the results (later ones move below other files). 0 is off. */
     fileCap: z.number().int().min(0).max(100).default(0),
+    /** With fileCap: a file's later chunk stays in place only if it scores at least this share of the file's best. Range 0–1; 0 is off. */
+    fileCapWithin: z.number().min(0).max(1).default(0),
+    /** Each chunk's score × ((1 − fileBlend) + fileBlend × its file's score / the best file's). Range 0–1; 0 is off. */
+    fileBlend: z.number().min(0).max(1).default(0),
   })
   .strict();
 
