@@ -20,12 +20,17 @@ import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
 import { CUTOFFS, summarize, type EvalSummary } from '../src/eval/metrics.js';
 import { parseQueriesFile } from '../src/eval/queries-file.js';
 import { evalOne, type EvalQueryResult } from '../src/eval/run-eval.js';
+import type { Engine } from '../src/index.js';
+import type { EvalQuery } from '../src/eval/queries-file.js';
 import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf, type Split } from './mine-devset.js';
 import { ensureNlTree, NL_REPOS, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
 import { writeResult } from './results.js';
 
 /** Ranking configurations compared; `default` is the shipped configuration. */
 const ranking = (r: Record<string, unknown>): ConfigInput => ({ search: { ranking: r } }) as ConfigInput;
+
+/** BM25 field weights over the shipped ones (stem 6, path 2, symbol 5, signature 2, body 1, parts 0.6), with `r` as ranking. */
+const weighted = (w: Record<string, number>, r: Record<string, unknown> = {}): ConfigInput => ({ search: { weights: w, ranking: r } }) as ConfigInput;
 
 const OFF = { queryWeights: false, definitionBoost: 1, testToSource: 0, nonCode: 1, fileSupport: 0, fileCap: 0 };
 export const VARIANTS: Record<string, ConfigInput> = {
@@ -52,6 +57,17 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'default+blend.5': ranking({ fileBlend: 0.5 }),
   'default-fileSupport+blend.3': ranking({ fileSupport: 0, fileBlend: 0.3 }),
   'default+blend.3+cap3w.7': ranking({ fileBlend: 0.3, fileCap: 3, fileCapWithin: 0.7 }),
+  /** Ranking II: BM25 field weights (symbol = definition names, signature, stem/path, parts). */
+  'w:symbol8': weighted({ symbol: 8 }),
+  'w:symbol3': weighted({ symbol: 3 }),
+  'w:signature4': weighted({ signature: 4 }),
+  'w:signature1': weighted({ signature: 1 }),
+  'w:stem3': weighted({ stem: 3 }),
+  'w:stem10': weighted({ stem: 10 }),
+  'w:path4': weighted({ path: 4 }),
+  'w:path1': weighted({ path: 1 }),
+  'w:parts1': weighted({ parts: 1 }),
+  'w:parts.3': weighted({ parts: 0.3 }),
   /** The shipped configuration. */
   default: {},
 };
@@ -63,6 +79,10 @@ function arg(name: string): string | undefined {
 }
 
 interface Row extends EvalQueryResult {
+  /** Every gold file among the paths of the first 10 chunks (what a reader of a 10-result list sees). */
+  readonly filesIn10: boolean;
+  /** Distinct files among the first 10 chunks. */
+  readonly distinctIn10: number;
   readonly set: 'devset' | 'nl';
   readonly repo: string;
   readonly split: Split;
@@ -70,18 +90,26 @@ interface Row extends EvalQueryResult {
 }
 
 const f3 = (x: number): string => x.toFixed(3);
+const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 function table(title: string, byVariant: Map<string, Row[]>, pick: (r: Row) => boolean): string {
-  const out = [title, `${'variant'.padEnd(22)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR'.padStart(8)}${['fn@1', 'fn@5', 'fn@10'].map((s) => s.padStart(8)).join('')}${'p50ms'.padStart(8)}${'p90ms'.padStart(8)}`];
+  const out = [title, `${'variant'.padEnd(22)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR'.padStart(8)}${['fn@1', 'fn@5', 'fn@10'].map((s) => s.padStart(8)).join('')}${'file@10c'.padStart(9)}${'files10c'.padStart(9)}${'p50ms'.padStart(8)}${'p90ms'.padStart(8)}`];
   for (const [name, rows] of byVariant) {
     const sel = rows.filter(pick);
     const s: EvalSummary = summarize(sel, sel.map((r) => r.tookMs));
-    out.push(`${name.padEnd(22)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${[1, 5, 10].map((k) => (s.functionHitAt ? f3(s.functionHitAt[k]!) : '-').padStart(8)).join('')}${s.latencyMs.p50.toFixed(1).padStart(8)}${s.latencyMs.p90.toFixed(1).padStart(8)}`);
+    out.push(`${name.padEnd(22)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${[1, 5, 10].map((k) => (s.functionHitAt ? f3(s.functionHitAt[k]!) : '-').padStart(8)).join('')}${f3(mean(sel.map((r) => (r.filesIn10 ? 1 : 0)))).padStart(9)}${mean(sel.map((r) => r.distinctIn10)).toFixed(2).padStart(9)}${s.latencyMs.p50.toFixed(1).padStart(8)}${s.latencyMs.p90.toFixed(1).padStart(8)}`);
   }
   return out.join('\n');
 }
 
 type Runs = Map<string, Row[]>;
+
+/** evalOne, plus what the first 10 chunks show: the gold files, and how many distinct files. */
+async function evalRow(engine: Engine, q: EvalQuery): Promise<EvalQueryResult & Pick<Row, 'filesIn10' | 'distinctIn10'>> {
+  const r = await evalOne(engine, q);
+  const first = (await engine.search(q.query, { limit: 10, rerank: false })).results.map((h) => h.path);
+  return { ...r, filesIn10: q.expected.every((g) => first.includes(g.path)), distinctIn10: new Set(first).size };
+}
 
 async function runDevset(mirrors: string, names: readonly string[], splitArg: string, only: string | undefined, byVariant: Runs): Promise<void> {
   for (const r of DEV_REPOS) {
@@ -97,7 +125,7 @@ async function runDevset(mirrors: string, names: readonly string[], splitArg: st
         for (const name of [...names.slice(turn), ...names.slice(0, turn)]) {
           const engine = await createEngine({ root: base.root, db: base.dbPath, config: VARIANTS[name] });
           try {
-            for (const q of group) byVariant.get(name)!.push({ ...(await evalOne(engine, q)), set: 'devset', repo: r.repo, split: splitOf(q.id), long: isLong(q.query) });
+            for (const q of group) byVariant.get(name)!.push({ ...(await evalRow(engine, q)), set: 'devset', repo: r.repo, split: splitOf(q.id), long: isLong(q.query) });
           } finally {
             engine.close();
           }
@@ -125,7 +153,7 @@ async function runNl(mirrors: string, names: readonly string[], splitArg: string
     for (const name of names) {
       const engine = await createEngine({ root, db, env: {}, config: VARIANTS[name] });
       try {
-        for (const q of queries) byVariant.get(name)!.push({ ...(await evalOne(engine, q)), set: 'nl', repo: entry.repo, split, long: false });
+        for (const q of queries) byVariant.get(name)!.push({ ...(await evalRow(engine, q)), set: 'nl', repo: entry.repo, split, long: false });
       } finally {
         engine.close();
       }
