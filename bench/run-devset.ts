@@ -52,6 +52,12 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'default+cap3w.7': ranking({ fileCap: 3, fileCapWithin: 0.7 }),
   'default+cap2w.7': ranking({ fileCap: 2, fileCapWithin: 0.7 }),
   'default+cap3w.5': ranking({ fileCap: 3, fileCapWithin: 0.5 }),
+  'default+cap5w.5': ranking({ fileCap: 5, fileCapWithin: 0.5 }),
+  'default+cap5w.7': ranking({ fileCap: 5, fileCapWithin: 0.7 }),
+  'default+cap4w.5': ranking({ fileCap: 4, fileCapWithin: 0.5 }),
+  'default+cap5w.6': ranking({ fileCap: 5, fileCapWithin: 0.6 }),
+  'default+cap5w.4': ranking({ fileCap: 5, fileCapWithin: 0.4 }),
+  'default+cap10w.7': ranking({ fileCap: 10, fileCapWithin: 0.7 }),
   /** Ranking II: chunk × (0.7 + 0.3 · normalised file score). */
   'default+blend.3': ranking({ fileBlend: 0.3 }),
   'default+blend.5': ranking({ fileBlend: 0.5 }),
