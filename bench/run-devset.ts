@@ -58,6 +58,10 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'default+cap5w.6': ranking({ fileCap: 5, fileCapWithin: 0.6 }),
   'default+cap5w.4': ranking({ fileCap: 5, fileCapWithin: 0.4 }),
   'default+cap10w.7': ranking({ fileCap: 10, fileCapWithin: 0.7 }),
+  /** Ranking II: soft cap, a file's n-th chunk × d^(n−1). */
+  'default+decay.9': ranking({ fileDecay: 0.9 }),
+  'default+decay.8': ranking({ fileDecay: 0.8 }),
+  'default+decay.95': ranking({ fileDecay: 0.95 }),
   /** Ranking II: chunk × (0.7 + 0.3 · normalised file score). */
   'default+blend.3': ranking({ fileBlend: 0.3 }),
   'default+blend.5': ranking({ fileBlend: 0.5 }),

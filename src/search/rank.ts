@@ -212,6 +212,24 @@ export function capPerFile<T extends RankedChunk>(hits: readonly T[], cap: numbe
 }
 
 /**
+ * A soft per-file cap: a file's n-th chunk (best first) counts × `decay`^(n − 1), so each further
+ * chunk of one file must beat the other files' by more to stay above them. 1 is off. Input order
+ * must be best first; re-sorts best first.
+ */
+export function decayPerFile<T extends RankedChunk>(hits: readonly T[], decay: number): T[] {
+  if (decay >= 1) return [...hits];
+  const seen = new Map<string, number>();
+  return hits
+    .map((h) => {
+      const n = seen.get(h.path) ?? 0;
+      seen.set(h.path, n + 1);
+      const factor = decay ** n;
+      return n === 0 ? h : { ...h, score: h.score * factor, why: because(h, `chunk ${n + 1} of its file ×${fmt(factor)}`) };
+    })
+    .sort(byScore);
+}
+
+/**
  * Blends each chunk's score with its file's: score × ((1 − share) + share × file / best file),
  * where a file's score is its best chunk + FILE_SUPPORT_WEIGHT × its next two (as aggregateFiles)
  * over the candidates, and `best file` the highest of them. A chunk of the file that matches best

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aggregateFiles, blendFileScore, capPerFile } from '../../../src/search/rank.js';
+import { aggregateFiles, blendFileScore, capPerFile, decayPerFile } from '../../../src/search/rank.js';
 
 const hit = (path: string, startLine: number, score: number) => ({ path, startLine, endLine: startLine + 9, score });
 const at = (hits: readonly { path: string; startLine: number }[]): string[] => hits.map((h) => `${h.path}:${h.startLine}`);
@@ -74,6 +74,43 @@ describe('blendFileScore', () => {
           if (o.path === top) expect(o.score).toBeCloseTo(before.score, 9);
         }
         if (share > 0) for (let i = 1; i < out.length; i++) expect(out[i - 1]!.score).toBeGreaterThanOrEqual(out[i]!.score);
+      }),
+    );
+  });
+});
+
+describe('decayPerFile', () => {
+  it("lowers a file's later chunks geometrically, so another file's best can pass them", () => {
+    const hits = [hit('a.ts', 1, 10), hit('a.ts', 20, 9), hit('b.ts', 1, 8.5), hit('a.ts', 40, 8)];
+    const out = decayPerFile(hits, 0.9);
+    // a.ts:20 → 8.1, a.ts:40 → 8 × 0.81 = 6.48
+    expect(at(out)).toEqual(['a.ts:1', 'b.ts:1', 'a.ts:20', 'a.ts:40']);
+    expect(out[2]!.score).toBeCloseTo(8.1, 10);
+    expect(out[3]!.score).toBeCloseTo(6.48, 10);
+    expect((out[3] as { why?: readonly string[] }).why).toEqual(['chunk 3 of its file ×0.81']);
+  });
+
+  it('is off at 1 (a copy)', () => {
+    const hits = [hit('a.ts', 1, 10), hit('a.ts', 20, 9)];
+    const out = decayPerFile(hits, 1);
+    expect(out).toEqual(hits);
+    expect(out).not.toBe(hits);
+  });
+
+  it("keeps each file's chunks in their order and its best chunk's score (property)", () => {
+    const arb = fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 1, max: 1000 })), { maxLength: 30 });
+    fc.assert(
+      fc.property(arb, fc.double({ min: 0.1, max: 1, noNaN: true }), (raw, decay) => {
+        const hits = raw.map(([p, s], i) => hit(p, i, s)).sort((x, y) => y.score - x.score || x.startLine - y.startLine);
+        const out = decayPerFile(hits, decay);
+        expect(out).toHaveLength(hits.length);
+        for (const p of ['a', 'b', 'c']) {
+          const before = hits.filter((h) => h.path === p);
+          const after = out.filter((h) => h.path === p);
+          expect(after.map((h) => h.startLine)).toEqual(before.map((h) => h.startLine));
+          if (before.length > 0) expect(after[0]!.score).toBe(before[0]!.score);
+        }
+        for (let i = 1; i < out.length; i++) expect(out[i - 1]!.score).toBeGreaterThanOrEqual(out[i]!.score);
       }),
     );
   });
