@@ -58,6 +58,9 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'default+cap5w.6': ranking({ fileCap: 5, fileCapWithin: 0.6 }),
   'default+cap5w.4': ranking({ fileCap: 5, fileCapWithin: 0.4 }),
   'default+cap10w.7': ranking({ fileCap: 10, fileCapWithin: 0.7 }),
+  /** Ranking II: code chunks that define nothing (statements, windows) demoted. */
+  'default+nonDef.8': ranking({ nonDefinition: 0.8 }),
+  'default+nonDef.6': ranking({ nonDefinition: 0.6 }),
   /** Ranking II: soft cap, a file's n-th chunk × d^(n−1). */
   'default+decay.9': ranking({ fileDecay: 0.9 }),
   'default+decay.8': ranking({ fileDecay: 0.8 }),

@@ -182,6 +182,8 @@ export const rankingSchema = z
     testToSource: z.number().min(0).max(1).default(0.5),
     /** Multiplier of docs, config and text in queries not about them. Range 0.1–1; 1 is off. */
     nonCode: z.number().min(0.1).max(1).default(0.5),
+    /** Multiplier of code chunks that define nothing (top-level statements, line windows). Range 0.1–1; 1 is off. */
+    nonDefinition: z.number().min(0.1).max(1).default(1),
     /** Each chunk gains this share of the two best other chunks of its file. Range 0–1; 0 is off. */
     fileSupport: z.number().min(0).max(1).default(0.2),
     /** Most chunks of one file among the results (later ones move below other files). 0 is off. */

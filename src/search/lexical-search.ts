@@ -76,7 +76,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   }
   const keptWords = selection.kept.flatMap((g) => g.alternatives.flat());
   const r = params.ranking;
-  const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode };
+  const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode, nonDefinition: r.nonDefinition };
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
   const structure = { names, definitionBoost: r.definitionBoost, testToSource: r.testToSource };
   // files mode aggregates support itself (aggregateFiles); chunk mode gets it per chunk

@@ -72,7 +72,12 @@ export interface PriorContext {
   readonly wantsDocs?: boolean;
   /** Multiplier of docs, config and text chunks in any query not about them; 1 is off. */
   readonly nonCode?: number;
+  /** Multiplier of code chunks that define nothing (top-level statements, line windows); 1 is off. */
+  readonly nonDefinition?: number;
 }
+
+/** Code chunk kinds that are no definition: top-level statements and line windows. */
+const NON_DEFINITION_KINDS = new Set(['statements', 'window', 'file']);
 
 export interface PriorInput extends RankedChunk {
   readonly contentType: string;
@@ -94,6 +99,7 @@ export function applyPriors<T extends PriorInput>(hits: readonly T[], ctx: Prior
       if (ctx.longQuery && h.contentType === 'docs') apply(DOCS_IN_LONG_QUERY_FACTOR, 'docs in a long query');
       if (h.kind === 'imports') apply(IMPORTS_FACTOR, 'imports');
       if (!ctx.wantsDocs && h.contentType !== 'code') apply(ctx.nonCode ?? 1, `${h.contentType} in a code question`);
+      if (h.contentType === 'code' && h.kind !== undefined && NON_DEFINITION_KINDS.has(h.kind)) apply(ctx.nonDefinition ?? 1, 'no definition');
       return factor === 1 ? h : { ...h, score: h.score * factor, why: because(h, ...reasons) };
     })
     .sort(byScore);

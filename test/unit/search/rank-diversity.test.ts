@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aggregateFiles, blendFileScore, capPerFile, decayPerFile } from '../../../src/search/rank.js';
+import { aggregateFiles, applyPriors, blendFileScore, capPerFile, decayPerFile } from '../../../src/search/rank.js';
 
 const hit = (path: string, startLine: number, score: number) => ({ path, startLine, endLine: startLine + 9, score });
 const at = (hits: readonly { path: string; startLine: number }[]): string[] => hits.map((h) => `${h.path}:${h.startLine}`);
@@ -113,5 +113,19 @@ describe('decayPerFile', () => {
         for (let i = 1; i < out.length; i++) expect(out[i - 1]!.score).toBeGreaterThanOrEqual(out[i]!.score);
       }),
     );
+  });
+});
+
+describe('applyPriors: nonDefinition', () => {
+  it('demotes code chunks that define nothing, not definitions, docs or imports twice', () => {
+    const c = (startLine: number, kind: string, contentType = 'code') => ({ ...hit('a.ts', startLine, 10), kind, contentType });
+    const out = applyPriors([c(1, 'statements'), c(20, 'function'), c(40, 'window'), c(60, 'section', 'docs')], { longQuery: false, wantsTests: false, wantsDocs: true, nonDefinition: 0.8 });
+    expect(out.map((h) => [h.startLine, h.score])).toEqual([
+      [20, 10],
+      [60, 10],
+      [1, 8],
+      [40, 8],
+    ]);
+    expect((out[2] as { why?: readonly string[] }).why).toEqual(['no definition ×0.8']);
   });
 });
