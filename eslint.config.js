@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'test/fixtures/**', '.scratch/**', 'test/golden/**', 'bench/.corpus/**', 'bench/.devset-cache/**', 'bench/.semantic-cache/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'test/fixtures/**', '.scratch/**', 'test/golden/**', 'bench/.corpus/**', 'bench/.devset-cache/**', 'bench/.semantic-cache/**', 'bench/.nlslice-cache/**', 'bench/.paraphrase-cache/**'] },
   js.configs.recommended,
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   ...tseslint.configs.recommended,

@@ -182,10 +182,18 @@ export const rankingSchema = z
     testToSource: z.number().min(0).max(1).default(0.5),
     /** Multiplier of docs, config and text in queries not about them. Range 0.1–1; 1 is off. */
     nonCode: z.number().min(0.1).max(1).default(0.5),
+    /** Multiplier of code chunks that define nothing (top-level statements, line windows). Range 0.1–1; 1 is off. */
+    nonDefinition: z.number().min(0.1).max(1).default(1),
     /** Each chunk gains this share of the two best other chunks of its file. Range 0–1; 0 is off. */
     fileSupport: z.number().min(0).max(1).default(0.2),
     /** Most chunks of one file among the results (later ones move below other files). 0 is off. */
     fileCap: z.number().int().min(0).max(100).default(0),
+    /** With fileCap: a file's later chunk stays in place only if it scores at least this share of the file's best. Range 0–1; 0 is off. */
+    fileCapWithin: z.number().min(0).max(1).default(0),
+    /** A file's n-th chunk counts × fileDecay^(n − 1) (a soft per-file cap). Range 0.1–1; 1 is off. */
+    fileDecay: z.number().min(0.1).max(1).default(1),
+    /** Each chunk's score × ((1 − fileBlend) + fileBlend × its file's score / the best file's). Range 0–1; 0 is off. */
+    fileBlend: z.number().min(0).max(1).default(0),
   })
   .strict();
 

@@ -4,7 +4,7 @@ import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters, type SearchFilters } from './filters.js';
 import { parseQuery } from './query-parse.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
-import { addFileSupport, aggregateFiles, applyPriors, applyStructure, capPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
+import { addFileSupport, aggregateFiles, applyPriors, applyStructure, blendFileScore, capPerFile, decayPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
 import type { SearchResult } from './search-result.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
 import { DEFAULT_SELECT_PARAMS, LONG_QUERY_SELECT_PARAMS, selectGroups, type DropReason } from './term-select.js';
@@ -76,12 +76,13 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   }
   const keptWords = selection.kept.flatMap((g) => g.alternatives.flat());
   const r = params.ranking;
-  const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode };
+  const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode, nonDefinition: r.nonDefinition };
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
   const structure = { names, definitionBoost: r.definitionBoost, testToSource: r.testToSource };
   // files mode aggregates support itself (aggregateFiles); chunk mode gets it per chunk
-  const ranked = addFileSupport(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), params.files ? 0 : r.fileSupport);
-  const scored: Scored[] = capPerFile(dedupeOverlaps(ranked), r.fileCap);
+  const structured = applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure);
+  const ranked = params.files ? structured : blendFileScore(addFileSupport(structured, r.fileSupport), r.fileBlend);
+  const scored: Scored[] = capPerFile(decayPerFile(dedupeOverlaps(ranked), r.fileDecay), r.fileCap, r.fileCapWithin);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
     : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score }));

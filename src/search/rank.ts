@@ -72,7 +72,12 @@ export interface PriorContext {
   readonly wantsDocs?: boolean;
   /** Multiplier of docs, config and text chunks in any query not about them; 1 is off. */
   readonly nonCode?: number;
+  /** Multiplier of code chunks that define nothing (top-level statements, line windows); 1 is off. */
+  readonly nonDefinition?: number;
 }
+
+/** Code chunk kinds that are no definition: top-level statements and line windows. */
+const NON_DEFINITION_KINDS = new Set(['statements', 'window', 'file']);
 
 export interface PriorInput extends RankedChunk {
   readonly contentType: string;
@@ -94,6 +99,7 @@ export function applyPriors<T extends PriorInput>(hits: readonly T[], ctx: Prior
       if (ctx.longQuery && h.contentType === 'docs') apply(DOCS_IN_LONG_QUERY_FACTOR, 'docs in a long query');
       if (h.kind === 'imports') apply(IMPORTS_FACTOR, 'imports');
       if (!ctx.wantsDocs && h.contentType !== 'code') apply(ctx.nonCode ?? 1, `${h.contentType} in a code question`);
+      if (h.contentType === 'code' && h.kind !== undefined && NON_DEFINITION_KINDS.has(h.kind)) apply(ctx.nonDefinition ?? 1, 'no definition');
       return factor === 1 ? h : { ...h, score: h.score * factor, why: because(h, ...reasons) };
     })
     .sort(byScore);
@@ -191,19 +197,62 @@ export function addFileSupport<T extends RankedChunk>(hits: readonly T[], weight
 
 /**
  * At most `cap` chunks of one file in a row of results: the others move below the chunks of
- * other files (kept in order), so one large file does not crowd out the rest. 0 is off.
+ * other files (kept in order), so one large file does not crowd out the rest. With `within` > 0,
+ * a file's later chunk also moves down unless it scores at least `within` × the file's best, so a
+ * file shows its extra chunks only when they are nearly as good as its first. Input order must be
+ * best first. `cap` 0 is off.
  */
-export function capPerFile<T extends RankedChunk>(hits: readonly T[], cap: number): T[] {
+export function capPerFile<T extends RankedChunk>(hits: readonly T[], cap: number, within = 0): T[] {
   if (cap <= 0) return [...hits];
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { n: number; best: number }>();
   const head: T[] = [];
   const tail: T[] = [];
   for (const h of hits) {
-    const n = (seen.get(h.path) ?? 0) + 1;
-    seen.set(h.path, n);
-    (n <= cap ? head : tail).push(h);
+    const file = seen.get(h.path);
+    const n = (file?.n ?? 0) + 1;
+    const best = file?.best ?? h.score;
+    seen.set(h.path, { n, best });
+    (n <= cap && (n === 1 || h.score >= within * best) ? head : tail).push(h);
   }
   return [...head, ...tail];
+}
+
+/**
+ * A soft per-file cap: a file's n-th chunk (best first) counts × `decay`^(n − 1), so each further
+ * chunk of one file must beat the other files' by more to stay above them. 1 is off. Input order
+ * must be best first; re-sorts best first.
+ */
+export function decayPerFile<T extends RankedChunk>(hits: readonly T[], decay: number): T[] {
+  if (decay >= 1) return [...hits];
+  const seen = new Map<string, number>();
+  return hits
+    .map((h) => {
+      const n = seen.get(h.path) ?? 0;
+      seen.set(h.path, n + 1);
+      const factor = decay ** n;
+      return n === 0 ? h : { ...h, score: h.score * factor, why: because(h, `chunk ${n + 1} of its file ×${fmt(factor)}`) };
+    })
+    .sort(byScore);
+}
+
+/**
+ * Blends each chunk's score with its file's: score × ((1 − share) + share × file / best file),
+ * where a file's score is its best chunk + FILE_SUPPORT_WEIGHT × its next two (as aggregateFiles)
+ * over the candidates, and `best file` the highest of them. A chunk of the file that matches best
+ * overall keeps its score; one of a weak file loses up to `share` of it. 0 is off. Re-sorts best first.
+ */
+export function blendFileScore<T extends RankedChunk>(hits: readonly T[], share: number): T[] {
+  if (share <= 0 || hits.length === 0) return [...hits];
+  const files = new Map(aggregateFiles(hits).map((f) => [f.best.path, f.score]));
+  const top = Math.max(...files.values());
+  if (!(top > 0)) return [...hits];
+  return hits
+    .map((h) => {
+      const norm = Math.max(0, files.get(h.path)! / top);
+      const factor = 1 - share + share * norm;
+      return factor === 1 ? h : { ...h, score: h.score * factor, why: because(h, `file score ${fmt(norm)} of the best ×${fmt(factor)}`) };
+    })
+    .sort(byScore);
 }
 
 /** Weight of the 2nd and 3rd best chunks of a file in its file score. */

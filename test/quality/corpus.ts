@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** One package's contribution: paths relative to the package root, copied to `<pkg>/<path>`. */
-interface CorpusPackage {
+export interface CorpusPackage {
   readonly name: string;
   readonly paths: readonly string[];
 }
@@ -38,9 +38,12 @@ export function corpusVersions(): string[] {
   });
 }
 
-/** Copies the corpus into `target` (which must exist). Throws when a pinned path is missing. */
-export function buildCorpus(target: string): void {
-  for (const pkg of CORPUS_PACKAGES) {
+/**
+ * Copies the corpus into `target` (which must exist): by default the golden set's packages; the
+ * paraphrase set (test/paraphrase) passes its own smaller list. Throws when a pinned path is missing.
+ */
+export function buildCorpus(target: string, packages: readonly CorpusPackage[] = CORPUS_PACKAGES): void {
+  for (const pkg of packages) {
     for (const rel of pkg.paths) {
       const from = join(REPO_ROOT, 'node_modules', pkg.name, rel);
       if (!existsSync(from)) throw new Error(`quality corpus: ${pkg.name}/${rel} is missing; run npm ci`);

@@ -27,6 +27,14 @@ export const TOP_K = 10;
 /** The largest drop of recall@5 or MRR@10 (overall, per mode) tolerated before the test fails. */
 export const MAX_DROP = 0.02;
 
+/**
+ * The largest drop of recall@5 or MRR@10 tolerated in one kind of `n` queries: MAX_DROP, or one
+ * query's worth when that is more (one query of a small kind may move; two may not).
+ */
+export function maxKindDrop(n: number): number {
+  return n > 0 ? Math.max(MAX_DROP, 1 / n) : MAX_DROP;
+}
+
 export interface FileHit {
   readonly path: string;
   /** Score of the file's best result. */
@@ -119,13 +127,17 @@ export function parseStatsTable(text: string): StatsRow[] {
 }
 
 export interface StatsComparison {
-  /** Overall rows whose recall@5 or MRR fell by more than MAX_DROP. */
+  /** Rows whose recall@5 or MRR fell by more than MAX_DROP (overall) or maxKindDrop (a kind). */
   readonly regressions: string[];
   /** Any row that got better: the committed files are stale. */
   readonly improvements: string[];
 }
 
-/** Compares a fresh run with the committed table. Only overall drops are failures; kinds are too small. */
+/**
+ * Compares a fresh run with the committed table. Overall rows fail on a drop of more than
+ * MAX_DROP; each kind fails on a drop of more than maxKindDrop(n), so a ranking change cannot buy
+ * an overall gain with one kind's loss.
+ */
 export function compareStats(committed: readonly StatsRow[], current: readonly StatsRow[]): StatsComparison {
   const regressions: string[] = [];
   const improvements: string[] = [];
@@ -136,7 +148,8 @@ export function compareStats(committed: readonly StatsRow[], current: readonly S
     for (const key of ['recall1', 'recall5', 'recall10', 'mrr'] as const) {
       const delta = round3(now[key] - before[key]);
       const line = `${label} ${key}: ${fmt(before[key])} → ${fmt(now[key])} (${delta > 0 ? '+' : ''}${fmt(delta)})`;
-      if (now.slice === 'overall' && (key === 'recall5' || key === 'mrr') && delta < -MAX_DROP) regressions.push(line);
+      const tolerated = now.slice === 'overall' ? MAX_DROP : maxKindDrop(now.n);
+      if ((key === 'recall5' || key === 'mrr') && delta < -tolerated - 1e-9) regressions.push(line);
       else if (delta > 0) improvements.push(line);
     }
   }

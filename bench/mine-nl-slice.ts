@@ -1,0 +1,133 @@
+/**
+ * Mines the natural-language slice (bench/nlslice/): per repository of NL_REPOS, functions and
+ * methods with a doc comment (JSDoc, `///`, Go `//` doc, Javadoc, Python docstring), the
+ * comment's first sentence as the query and the function's span (scry's own symbols) as the gold.
+ * The index searched is a copy of the repository with those comments blanked (bench/nl-slice.ts),
+ * so the words of the query are not in the code: the situation of a natural-language question.
+ *
+ *   npx tsx bench/mine-nl-slice.ts [--mirrors DIR] [--only owner/name] [--per-repo 25]
+ *
+ * Only the mined data is written (query, path, span, commit; licence per repository in
+ * manifest.json), never the code. Targets are chosen by a hash of path and name (deterministic),
+ * among non-test source files under the repository's `under` prefixes, spans of 3+ lines,
+ * descriptions of 4+ words, distinct descriptions; a leading repetition of the function's name is
+ * removed (Go style `Foo returns ...` → `Returns ...`).
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine } from '../src/index.js';
+import { commentAbove, firstSentence, pythonDocstring, type DocComment } from './doc-comments.js';
+import { HELD_OUT, DEV_REPOS } from './mine-devset.js';
+import { ensureNlTree, exportTree, MANIFEST, NL_REPOS, nlFileOf, type NlManifestEntry, type NlRepo } from './nl-slice.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+interface Candidate {
+  readonly path: string;
+  readonly name: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly query: string;
+  readonly doc: DocComment;
+  readonly key: string;
+}
+
+const SKIP_PATH = /(^|\/)(tests?|testing|testdata|_?examples?|benches|benchmarks?|docs?|vendor|third_party|fixtures?)\//;
+
+function docOf(lines: readonly string[], language: string, start: number, end: number): DocComment | undefined {
+  if (language === 'python') return pythonDocstring(lines, start, end);
+  // a symbol span may begin at its own doc comment: then the comment is the lines before the code
+  let def = start;
+  while (def <= end && /^\s*(\/\/|\/\*|\*)/.test(lines[def]!)) def++;
+  return commentAbove(lines, def);
+}
+
+async function candidates(root: string, r: NlRepo): Promise<Candidate[]> {
+  const db = mkdtempSync(join(tmpdir(), 'scry-nl-'));
+  const engine = await createEngine({ root, db: join(db, 'index.db') });
+  const out: Candidate[] = [];
+  try {
+    await engine.index();
+    const listing = await engine.listFiles({ limit: 10_000 });
+    for (const f of listing.files) {
+      if (f.language !== r.language || !r.under.some((u) => f.path.startsWith(u)) || SKIP_PATH.test(f.path)) continue;
+      const outline = await engine.outline(f.path);
+      if (outline.isTest) continue;
+      const lines = readFileSync(join(root, f.path), 'utf8').split('\n');
+      for (const s of outline.symbols) {
+        if ((s.kind !== 'function' && s.kind !== 'method') || s.endLine - s.startLine < 2) continue;
+        const doc = docOf(lines, r.language, s.startLine - 1, s.endLine - 1);
+        const query = doc && firstSentence(doc.text, s.name);
+        if (!doc || !query) continue;
+        const key = createHash('sha1').update(`${f.path}\0${s.name}\0${s.startLine}`).digest('hex');
+        out.push({ path: f.path, name: s.name, startLine: s.startLine, endLine: s.endLine, query, doc, key });
+      }
+    }
+  } finally {
+    engine.close();
+    rmSync(db, { recursive: true, force: true });
+  }
+  return out;
+}
+
+async function mine(mirrors: string, r: NlRepo, perRepo: number): Promise<NlManifestEntry> {
+  const name = r.repo.split('/')[1]!.toLowerCase();
+  if (HELD_OUT.includes(name)) throw new Error(`${r.repo} is held out`);
+  if (DEV_REPOS.some((d) => d.repo === r.repo)) throw new Error(`${r.repo} is in the development benchmark`);
+  const gitDir = join(mirrors, r.repo.replace('/', '+'), 'repo');
+  const { execFileSync } = await import('node:child_process');
+  const commit = execFileSync('git', ['--git-dir', gitDir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  const scratch = mkdtempSync(join(tmpdir(), 'scry-nl-tree-'));
+  try {
+    exportTree(gitDir, commit, scratch);
+    const all = await candidates(scratch, r);
+    const seen = new Set<string>();
+    const picked = all
+      .sort((a, b) => (a.key < b.key ? -1 : 1))
+      .filter((c) => {
+        const q = c.query.toLowerCase();
+        if (seen.has(q)) return false;
+        seen.add(q);
+        return true;
+      })
+      .slice(0, perRepo);
+    const blanked: Record<string, Array<[number, number]>> = {};
+    for (const c of picked) (blanked[c.path] ??= []).push([c.doc.start, c.doc.end]);
+    const short = name.replace(/[^a-z0-9]+/g, '');
+    const lines = picked.map((c) => JSON.stringify({ id: `${short}:${c.name}:${c.path}:${c.startLine}`, query: c.query, expected: [{ path: c.path, startLine: c.startLine, endLine: c.endLine }] }));
+    writeFileSync(nlFileOf(r.repo), lines.join('\n') + '\n');
+    process.stderr.write(`${r.repo}: ${picked.length} queries of ${all.length} candidates at ${commit.slice(0, 10)}\n`);
+    return { ...r, commit, queries: picked.length, blanked };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const mirrors = arg('--mirrors') ?? '/work/.mirror';
+  const only = arg('--only');
+  const perRepo = Number(arg('--per-repo') ?? 25);
+  const previous = new Map<string, NlManifestEntry>();
+  try {
+    for (const e of (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { repos: NlManifestEntry[] }).repos) previous.set(e.repo, e);
+  } catch {
+    // first run
+  }
+  for (const r of NL_REPOS) {
+    if (only && r.repo !== only) continue;
+    const entry = await mine(mirrors, r, perRepo);
+    previous.set(r.repo, entry);
+    ensureNlTree(mirrors, entry);
+  }
+  const repos = NL_REPOS.map((r) => previous.get(r.repo)).filter((e) => e !== undefined);
+  const total = repos.reduce((a, e) => a + e.queries, 0);
+  writeFileSync(MANIFEST, `${JSON.stringify({ total, languages: [...new Set(repos.map((e) => e.language))], repos }, null, 1)}\n`);
+  process.stderr.write(`${total} queries in ${repos.length} repositories\n`);
+}
+
+await main();

@@ -1,0 +1,185 @@
+/**
+ * Lexical against hybrid search with an embedding model (issue 17), on three query sets, per
+ * query kind:
+ * - golden: test/quality/queries.json over the quality corpus (kinds identifier, natural, docs,
+ *   long, path; file-level gold, any expected file counts);
+ * - nl: the natural-language slice (bench/nlslice/, mined by bench/mine-nl-slice.ts: doc comment
+ *   first sentence → its function, the comment blanked in the indexed copy; grouped by language);
+ * - devset: the development benchmark (bench/devset/), `--split held-out` (default) or `tune`;
+ *   grouped long (issue-like) / short.
+ *
+ *   npx tsx bench/model-quality.ts [--sets golden,nl,devset] [--providers builtin,use-lite]
+ *     [--split held-out|tune|all] [--fusion "name=vector:0.5,symbol:1;name2=k:30"] [--only owner/name]
+ *
+ * Variants: `lexical` (no provider), `hybrid-<provider>` (shipped fusion weights) and, per
+ * `--fusion` entry, `hybrid-<provider>/<name>` with those `search.fusion` values. Metrics per
+ * variant and group: file Acc@1/5/10, MRR@10, function hit@5/10 (src/eval/metrics.ts), and the
+ * paired difference of MRR@10 and Acc@10 against lexical with a 95% bootstrap interval (2,000
+ * resamples of the queries, seeded): a difference whose interval holds 0 is noise.
+ * Indexes are cached: bench/.semantic-cache/ (golden, shared with semantic-quality.ts),
+ * bench/.nlslice-cache/<repo>/, bench/.devset-cache/<repo>/ (`<commit>.<provider>.db`, vectors
+ * shared between commits through `vectors-<provider>.db`). Writes bench/results/model-quality.json.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createEngine, type ConfigInput, type Engine } from '../src/index.js';
+import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
+import { scoreQuery, type GoldTarget, type QueryScore } from '../src/eval/metrics.js';
+import { parseQueriesFile, type EvalQuery } from '../src/eval/queries-file.js';
+import { buildCorpus } from '../test/quality/corpus.js';
+import { embedIndex, providerFor } from './embed-cache.js';
+import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf } from './mine-devset.js';
+import { ensureNlTree, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
+import { formatTables, type Row, type Variant } from './quality-table.js';
+import { environment, writeResult } from './results.js';
+
+const SEMANTIC_CACHE = join(import.meta.dirname, '.semantic-cache');
+/** Results fetched per query: enough for 10 distinct files and function hit@10. */
+const FETCH = 50;
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function variantsOf(providers: readonly string[], fusionArg: string | undefined): Variant[] {
+  const out: Variant[] = [{ name: 'lexical' }];
+  const grid = (fusionArg ?? '')
+    .split(';')
+    .filter((s) => s.trim() !== '')
+    .map((s) => {
+      const [name, values] = s.split('=') as [string, string];
+      return { name: name.trim(), fusion: Object.fromEntries(values.split(',').map((kv) => [kv.split(':')[0]!.trim(), Number(kv.split(':')[1])])) };
+    });
+  for (const p of providers) {
+    out.push({ name: `hybrid-${p}`, provider: p });
+    for (const g of grid) out.push({ name: `hybrid-${p}/${g.name}`, provider: p, fusion: g.fusion });
+  }
+  return out;
+}
+
+const configOf = (v: Variant): ConfigInput => ({ ...(v.provider ? { embed: { provider: v.provider } } : {}), ...(v.fusion ? { search: { fusion: v.fusion } } : {}) }) as ConfigInput;
+
+/** One searchable tree: the lexical index, and per provider the same index with vectors. */
+interface Target {
+  readonly root: string;
+  readonly lexicalDb: string;
+  /** Where a provider's vector db is kept, and the pool shared between commits (devset). */
+  readonly dbFor: (provider: string) => string;
+  readonly pool?: (provider: string) => string;
+}
+
+const embedders = new Map<string, Awaited<ReturnType<typeof providerFor>>>();
+const embedReports: Array<{ target: string; provider: string; embedded: number; durationMs: number; providerMs: number }> = [];
+
+async function ensureVectors(t: Target, provider: string): Promise<string> {
+  const db = t.dbFor(provider);
+  if (existsSync(db)) return db;
+  let e = embedders.get(provider);
+  if (!e) embedders.set(provider, (e = await providerFor({ embed: { provider } } as ConfigInput, t.root)));
+  process.stderr.write(`embedding ${t.lexicalDb} with ${provider}...\n`);
+  const report = await embedIndex(t.lexicalDb, db, e, t.pool?.(provider));
+  if (report) embedReports.push({ target: t.lexicalDb, provider, embedded: report.embedded, durationMs: report.durationMs, providerMs: report.providerMs });
+  return db;
+}
+
+/** Golden-set gold is "any of these files": Acc@k is the first gold file within k. */
+function anyFileScore(s: QueryScore): QueryScore {
+  const accAt: Record<number, boolean> = {};
+  for (const k of Object.keys(s.accAt).map(Number)) accAt[k] = s.firstFileRank !== null && s.firstFileRank <= k;
+  return { ...s, accAt };
+}
+
+async function runTarget(set: string, t: Target, queries: ReadonlyArray<EvalQuery & { group: string; anyFile?: boolean }>, variants: readonly Variant[], rows: Row[]): Promise<void> {
+  for (const v of variants) {
+    const db = v.provider ? await ensureVectors(t, v.provider) : t.lexicalDb;
+    const engine: Engine = await createEngine({ root: t.root, db, env: {}, config: configOf(v) });
+    try {
+      for (const q of queries) {
+        const r = await engine.search(q.query, { limit: FETCH, rerank: false });
+        const s = scoreQuery(r.results, q.expected);
+        rows.push({ set, group: q.group, id: q.id, variant: v.name, mode: r.meta.mode, embedMs: r.meta.embedMs, score: q.anyFile ? anyFileScore(s) : s });
+      }
+    } finally {
+      engine.close();
+    }
+  }
+}
+
+interface GoldenQuery {
+  readonly id: string;
+  readonly query: string;
+  readonly expected: string[];
+  readonly kind: string;
+}
+
+async function golden(variants: readonly Variant[], rows: Row[]): Promise<void> {
+  const root = join(SEMANTIC_CACHE, 'corpus');
+  if (!existsSync(root)) {
+    mkdirSync(root, { recursive: true });
+    buildCorpus(root);
+  }
+  const lexicalDb = join(SEMANTIC_CACHE, 'lexical.db');
+  const engine = await createEngine({ root, db: lexicalDb, env: {} });
+  await engine.index();
+  engine.close();
+  const raw = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'test', 'quality', 'queries.json'), 'utf8')) as GoldenQuery[];
+  const queries = raw.map((q) => ({ id: q.id, query: q.query, expected: q.expected.map((path): GoldTarget => ({ path })), group: q.kind, anyFile: true }));
+  await runTarget('golden', { root, lexicalDb, dbFor: (p) => join(SEMANTIC_CACHE, `${p}.vectors.db`) }, queries, variants, rows);
+}
+
+async function nlSlice(mirrors: string, variants: readonly Variant[], rows: Row[], only: string | undefined): Promise<void> {
+  for (const entry of readManifest()) {
+    if (only && entry.repo !== only) continue;
+    const root = ensureNlTree(mirrors, entry);
+    const lexicalDb = join(nlCacheOf(entry.repo), 'lexical.db');
+    const engine = await createEngine({ root, db: lexicalDb, env: {} });
+    await engine.index();
+    engine.close();
+    const queries = readNlQueries(entry.repo).map((q) => ({ ...q, group: entry.language }));
+    await runTarget('nl', { root, lexicalDb, dbFor: (p) => join(nlCacheOf(entry.repo), `${p}.db`) }, queries, variants, rows);
+    process.stderr.write(`nl ${entry.repo}: ${queries.length} queries\n`);
+  }
+}
+
+async function devset(mirrors: string, split: string, variants: readonly Variant[], rows: Row[], only: string | undefined): Promise<void> {
+  for (const r of DEV_REPOS) {
+    if ((only && r.repo !== only) || !existsSync(fileOf(r.repo))) continue;
+    const queries = parseQueriesFile(readFileSync(fileOf(r.repo), 'utf8'), fileOf(r.repo)).filter((q) => split === 'all' || splitOf(q.id) === split);
+    const trees = new CommitTrees(mirrorOf(mirrors, r.repo), cacheOf(r.repo));
+    try {
+      for (const [commit, group] of groupByCommit(queries)) {
+        const base = await trees.at(commit);
+        const lexicalDb = base.dbPath;
+        const target: Target = { root: base.root, lexicalDb, dbFor: (p) => lexicalDb.replace(/\.db$/, `.${p}.db`), pool: (p) => join(cacheOf(r.repo), `vectors-${p}.db`) };
+        await runTarget('devset', target, group.map((q) => ({ ...q, group: isLong(q.query) ? 'long' : 'short' })), variants, rows);
+      }
+    } finally {
+      await trees.close();
+    }
+    process.stderr.write(`devset ${r.repo}: ${queries.length} queries\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const env = environment();
+  const mirrors = arg('--mirrors') ?? '/work/.mirror';
+  const sets = (arg('--sets') ?? 'golden,nl').split(',');
+  const providers = (arg('--providers') ?? 'builtin').split(',').filter((p) => p !== '');
+  const split = arg('--split') ?? 'held-out';
+  const only = arg('--only');
+  const variants = variantsOf(providers, arg('--fusion'));
+  const rows: Row[] = [];
+  try {
+    if (sets.includes('golden')) await golden(variants, rows);
+    if (sets.includes('nl')) await nlSlice(mirrors, variants, rows, only);
+    if (sets.includes('devset')) await devset(mirrors, split, variants, rows, only);
+  } finally {
+    for (const e of embedders.values()) await e.provider.close();
+  }
+  const text = formatTables(rows, variants, { devsetSplit: split });
+  process.stdout.write(`load ${env.loadAvg1m.toFixed(2)}, commit ${env.commit ?? '?'}${env.dirty ? ' (dirty)' : ''}\n${text}\n`);
+  writeResult('model-quality', { sets, providers, split, variants, embedReports, rows });
+}
+
+await main();
