@@ -78,8 +78,8 @@ export const watchSchema = z
  */
 export const embedSchema = z
   .object({
-    /** `none`, `ollama`, `openai` (any OpenAI-compatible /v1/embeddings), `onnx` (a local model directory), `use-lite` (Universal Sentence Encoder lite, shipped in npm). */
-    provider: z.enum(['none', 'ollama', 'openai', 'onnx', 'use-lite']).default('none'),
+    /** `none`, `builtin` (scry's own code-search model, shipped in the package), `ollama`, `openai` (any OpenAI-compatible /v1/embeddings), `onnx` (a local model directory), `use-lite` (Universal Sentence Encoder lite, shipped in npm). */
+    provider: z.enum(['none', 'builtin', 'ollama', 'openai', 'onnx', 'use-lite']).default('none'),
     ollama: z
       .object({
         /** Default `http://127.0.0.1:11434`. */

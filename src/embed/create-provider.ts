@@ -6,6 +6,8 @@
  */
 import type { EmbedConfig } from '../config/schema.js';
 import { EngineError } from '../core/errors.js';
+import type { BuiltinDeps } from './builtin-provider.js';
+import { createBuiltinProvider } from './builtin-provider.js';
 import type { HttpEmbedDeps } from './http-embed.js';
 import type { OnnxEmbedderDeps } from './onnx-embedder.js';
 import { createOnnxEmbedder } from './onnx-embedder.js';
@@ -15,7 +17,7 @@ import type { EmbeddingProvider } from './provider.js';
 import type { UseLiteDeps } from './use-lite-provider.js';
 import { createUseLiteProvider } from './use-lite-provider.js';
 
-export interface EmbeddingProviderDeps extends HttpEmbedDeps, OnnxEmbedderDeps, UseLiteDeps {
+export interface EmbeddingProviderDeps extends HttpEmbedDeps, OnnxEmbedderDeps, UseLiteDeps, BuiltinDeps {
   /** Where pulled models live (`models.dir`, resolved); read by the `onnx` provider with `embed.onnx.model`. */
   readonly modelsDir: string;
   /** The OpenAI-compatible API key. Default: `env[embed.openai.apiKeyEnv]`. */
@@ -30,6 +32,8 @@ export function createEmbeddingProvider(config: EmbedConfig, deps: EmbeddingProv
   switch (config.provider) {
     case 'none':
       return undefined;
+    case 'builtin':
+      return createBuiltinProvider({ batchSize }, deps);
     case 'ollama':
       return createOllamaProvider({ ...config.ollama, batchSize, timeoutMs, retries }, deps);
     case 'openai': {

@@ -13,7 +13,7 @@
  * The engine turns these into lexical-only results with a warning; they never reach a search caller.
  */
 
-export const EMBED_PROVIDERS = ['ollama', 'openai', 'onnx', 'use-lite'] as const;
+export const EMBED_PROVIDERS = ['builtin', 'ollama', 'openai', 'onnx', 'use-lite'] as const;
 export type EmbedProviderName = (typeof EMBED_PROVIDERS)[number];
 
 /** What identifies the vectors a provider makes: same fingerprint, comparable vectors. */

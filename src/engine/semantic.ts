@@ -159,7 +159,7 @@ export class SemanticLayer {
 
   status(store: IndexStore | undefined): SemanticStatus {
     const e = this.config.embed;
-    const model = e.provider === 'ollama' ? e.ollama.model : e.provider === 'openai' ? (e.openai?.model ?? null) : e.provider === 'onnx' ? (e.onnx?.model ?? e.onnx?.modelDir ?? null) : e.provider === 'use-lite' ? 'universal-sentence-encoder-lite' : null;
+    const model = e.provider === 'ollama' ? e.ollama.model : e.provider === 'openai' ? (e.openai?.model ?? null) : e.provider === 'onnx' ? (e.onnx?.model ?? e.onnx?.modelDir ?? null) : e.provider === 'use-lite' ? 'universal-sentence-encoder-lite' : e.provider === 'builtin' ? 'scry-code-nbow' : null;
     const saved: { model: ModelFingerprint | undefined; state: EmbedState | undefined } = store ? readEmbedState(store) : { model: undefined, state: undefined };
     const chunks = store ? store.read(() => store.chunks.count()) : 0;
     const covered = store && saved.model ? store.read(() => store.embeddings.coveredChunks(fingerprintKey(saved.model!))) : 0;

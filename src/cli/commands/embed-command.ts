@@ -8,7 +8,7 @@ import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
 
-const PROVIDERS = ['ollama', 'openai', 'onnx', 'use-lite'] as const;
+const PROVIDERS = ['builtin', 'ollama', 'openai', 'onnx', 'use-lite'] as const;
 
 interface EmbedFlags {
   db?: string;
@@ -45,6 +45,7 @@ function embedOverrides(flags: EmbedFlags): ConfigInput | undefined {
     case 'onnx':
       if (!model) throw new EngineError('INVALID_ARGUMENT', { name: '--provider', reason: 'onnx needs --model: a pulled model id (owner/name) or a model directory' });
       return { embed: { provider, onnx: model.includes('/') && !model.startsWith('.') && !model.startsWith('/') && model.split('/').length === 2 ? { model } : { modelDir: resolve(model) } } };
+    case 'builtin':
     case 'use-lite':
       return { embed: { provider } };
   }
@@ -119,7 +120,7 @@ export function registerEmbedCommands(program: Command, io: CliIO, result: { cod
     .option('--model <name>', 'model: the Ollama/OpenAI model name, or for onnx a pulled model id (owner/name) or a model directory')
     .option('--url <url>', 'endpoint: Ollama base URL (default http://127.0.0.1:11434), or the OpenAI-compatible API root (…/v1)')
     .option('--json', 'machine-readable output: the index report with `embedding`')
-    .addHelpText('after', '\nExamples:\n  scry embed --provider ollama --model nomic-embed-text\n  scry embed --provider openai --url http://localhost:8080/v1 --model bge-small\n  scry embed --provider onnx --model Xenova/bge-small-en-v1.5   # after scry models pull\n  scry embed --provider use-lite   # bundled USE-lite: no setup, slow, weak on code')
+    .addHelpText('after', '\nExamples:\n  scry embed --provider ollama --model nomic-embed-text\n  scry embed --provider openai --url http://localhost:8080/v1 --model bge-small\n  scry embed --provider onnx --model Xenova/bge-small-en-v1.5   # after scry models pull\n  scry embed --provider builtin    # scry\'s own code-search model, shipped in the package\n  scry embed --provider use-lite   # bundled USE-lite: no setup, slow, weak on code')
     .action(async (dir: string | undefined, flags: EmbedFlags) => {
       result.json = Boolean(flags.json);
       result.code = await embedCommand(io, dir, flags);

@@ -1,0 +1,115 @@
+/**
+ * The tokens of the builtin embedding model (issue 17), one implementation imported by training
+ * (train/) and by inference (./model.ts), so the two cannot drift. Built on scry's code-aware
+ * splitting (src/core/code-tokens.ts): every identifier gives its lowercase parts (`getUserName` →
+ * `get user name`) and, when it is compound, the whole identifier (`getusername`), so a query in
+ * words meets code in identifiers and an exact identifier still counts. Words are folded by a light
+ * suffix rule (`retries`/`retrying`/`retried` → `retry`). Pure functions, no state.
+ *
+ * Changing anything here changes the model's input: bump TOKENIZER_VERSION and retrain.
+ */
+import { IDENTIFIER_RE, splitIdentifier } from '../../core/code-tokens.js';
+
+/** Recorded in the model manifest; a model trained with another version is refused. */
+export const TOKENIZER_VERSION = 'scry-code-tokens-1';
+
+/** Longer texts are cut to this many characters before tokenising (a chunk's head says most). */
+export const MAX_TOKENIZE_CHARS = 8000;
+
+/** Shortest part kept (single letters say nothing) and longest (minified or encoded blobs). */
+const MIN_PART = 2;
+const MAX_PART = 24;
+
+/**
+ * A light English/code suffix fold, the same on both sides: plural and verb endings removed when a
+ * stem of at least 3 letters is left. Not a real stemmer: only consistency matters.
+ */
+export function foldWord(w: string): string {
+  const n = w.length;
+  if (n <= 4) return w;
+  if (w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.endsWith('ied')) return `${w.slice(0, -3)}y`;
+  if (w.endsWith('ing') && n >= 6) return undouble(w.slice(0, -3));
+  if (w.endsWith('ed') && n >= 5) return undouble(w.slice(0, -2));
+  if (w.endsWith('sses') || w.endsWith('xes') || w.endsWith('ches') || w.endsWith('shes')) return w.slice(0, -2);
+  if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
+  return w;
+}
+
+/** `stopp` → `stop`, `mapp` → `map` (after `-ing`/`-ed` was cut). */
+function undouble(stem: string): string {
+  const n = stem.length;
+  if (n >= 4 && stem[n - 1] === stem[n - 2] && !'lsz'.includes(stem[n - 1]!)) return stem.slice(0, -1);
+  return stem;
+}
+
+/**
+ * The tokens one identifier gives: its parts (folded) and, when compound, the whole identifier
+ * (its folded parts `_`-joined, so `get_user_name` and `getUserName` meet).
+ */
+export function identifierTokens(id: string): readonly string[] {
+  const folded: string[] = [];
+  for (const p of splitIdentifier(id)) if (p.length >= MIN_PART && p.length <= MAX_PART && !/^[0-9]+$/.test(p)) folded.push(foldWord(p));
+  if (folded.length > 1 && folded.length <= 6) folded.push(folded.join('_'));
+  return folded;
+}
+
+/** The token counts of a text, in order of first appearance; counts are raw occurrences. */
+export function tokenCounts(text: string): Map<string, number> {
+  const src = text.length > MAX_TOKENIZE_CHARS ? text.slice(0, MAX_TOKENIZE_CHARS) : text;
+  const counts = new Map<string, number>();
+  for (const m of src.matchAll(IDENTIFIER_RE)) for (const t of identifierTokens(m[0])) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+/** A text as model input: row ids (vocabulary rows, then hash buckets for unseen tokens) and their sub-linear counts. */
+export interface Features {
+  readonly ids: Int32Array;
+  /** `1 + ln(count)` per id. */
+  readonly tf: Float32Array;
+}
+
+/** FNV-1a over UTF-16 code units: the hash bucket of a token the vocabulary lacks. */
+export function tokenHash(token: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < token.length; i++) {
+    h ^= token.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Identifier → the rows of its tokens, owned by one loaded model (identifiers repeat: each maps once). */
+export type RowCache = Map<string, Int32Array>;
+
+/**
+ * The features of a text: tokens in the vocabulary map to their row, others to one of
+ * `hashBuckets` rows after the vocabulary (so the same unseen identifier on both sides still meets).
+ * Two tokens sharing a bucket add their counts. Same result with or without `cache`.
+ */
+export function featurize(text: string, vocab: ReadonlyMap<string, number>, hashBuckets: number, cache?: RowCache): Features {
+  const src = text.length > MAX_TOKENIZE_CHARS ? text.slice(0, MAX_TOKENIZE_CHARS) : text;
+  const counts = new Map<number, number>();
+  for (const m of src.matchAll(IDENTIFIER_RE)) {
+    let rows = cache?.get(m[0]);
+    if (rows === undefined) {
+      const out: number[] = [];
+      for (const token of identifierTokens(m[0])) {
+        const row = vocab.get(token) ?? (hashBuckets > 0 ? vocab.size + (tokenHash(token) % hashBuckets) : -1);
+        if (row >= 0) out.push(row);
+      }
+      rows = Int32Array.from(out);
+      cache?.set(m[0], rows);
+    }
+    for (let i = 0; i < rows.length; i++) counts.set(rows[i]!, (counts.get(rows[i]!) ?? 0) + 1);
+  }
+  const ids = new Int32Array(counts.size);
+  const tf = new Float32Array(counts.size);
+  let i = 0;
+  for (const [row, count] of counts) {
+    ids[i] = row;
+    tf[i] = 1 + Math.log(count);
+    i++;
+  }
+  return { ids, tf };
+}

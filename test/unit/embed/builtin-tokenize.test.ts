@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeWeights, encodeWeights, fromHalf, toHalf, weightsByteLength } from '../../../src/embed/builtin/format.js';
+import { featurize, foldWord, tokenCounts, tokenHash } from '../../../src/embed/builtin/tokenize.js';
+
+describe('builtin model tokens', () => {
+  it('splits identifiers into folded parts and keeps compound identifiers whole (golden)', () => {
+    expect([...tokenCounts('function retryFailedUploads(uploads) { return uploads.map(retry_upload) }')]).toEqual([
+      ['function', 1], ['retry', 2], ['fail', 1], ['upload', 4], ['retry_fail_upload', 1], ['return', 1], ['map', 1], ['retry_upload', 1],
+    ]);
+    // A query in words meets the code's identifier parts; snake and camel case meet as one whole token.
+    expect(tokenCounts('where do we retry failed uploads').get('upload')).toBe(1);
+    expect([...tokenCounts('get_user_name getUserName').keys()]).toEqual(['get', 'user', 'name', 'get_user_name']);
+  });
+
+  it('drops single letters, pure numbers and over-long parts', () => {
+    expect([...tokenCounts('x = a1 + 42; abcdefghijklmnopqrstuvwxyz0123 ok').keys()]).toEqual(['ok']);
+  });
+
+  it('folds plural and verb endings the same way for every form', () => {
+    expect(['retries', 'retried', 'retry'].map(foldWord)).toEqual(['retry', 'retry', 'retry']);
+    expect(['stopping', 'stopped', 'stop'].map(foldWord)).toEqual(['stop', 'stop', 'stop']);
+    expect(['matches', 'match', 'class', 'status', 'analysis'].map(foldWord)).toEqual(['match', 'match', 'class', 'status', 'analysis']);
+  });
+
+  it('featurizes known tokens to their rows and unknown ones to stable hash buckets', () => {
+    const vocab = new Map([['parse', 0], ['config', 1]]);
+    const f = featurize('parseConfig parse zyxwv', vocab, 16);
+    const bucket = (t: string) => 2 + (tokenHash(t) % 16);
+    expect([...f.ids]).toEqual([0, 1, bucket('parse_config'), bucket('zyxwv')]);
+    expect(f.tf[0]).toBeCloseTo(1 + Math.log(2), 6);
+    expect(featurize('zyxwv', new Map(), 0).ids).toHaveLength(0);
+  });
+});
+
+describe('builtin model weight format', () => {
+  it('round-trips half precision within its precision, and exactly for halves', () => {
+    fc.assert(
+      fc.property(fc.float({ min: Math.fround(-60000), max: Math.fround(60000), noNaN: true }), (x) => {
+        const back = fromHalf(toHalf(x));
+        expect(Math.abs(back - x)).toBeLessThanOrEqual(Math.max(Math.abs(x) * 2 ** -10, 2 ** -24));
+        expect(toHalf(back)).toBe(toHalf(x));
+      }),
+    );
+    expect(fromHalf(toHalf(1e6))).toBe(Infinity);
+  });
+
+  it('decodes what it encodes and refuses a file of the wrong length', () => {
+    const rows = 3, dims = 4;
+    const w = { rows, dims, vectors: Int8Array.from([1, -2, 3, -127, 0, 5, 6, 7, 127, 9, 10, -11]), scales: Float32Array.from([0.5, 0.25, 2]), queryWeights: Float32Array.from([1, 2, 3]), codeWeights: Float32Array.from([0.125, 4, 8]) };
+    const bytes = encodeWeights(w);
+    expect(bytes.byteLength).toBe(weightsByteLength(rows, dims));
+    expect(decodeWeights(bytes, rows, dims)).toEqual(w);
+    expect(decodeWeights(bytes.subarray(1), rows, dims)).toBeUndefined();
+  });
+});
