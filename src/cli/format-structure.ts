@@ -19,6 +19,7 @@ export function formatReferences(r: ReferencesResult): string {
     for (const ref of g.references) out.push(`  ${String(ref.line).padStart(5)}:${String(ref.column).padEnd(4)} ${ref.kind.padEnd(10)} ${ref.text}`);
   }
   out.push(`${r.total} reference(s) in ${r.files.length} file(s)${r.truncated ? ' (more exist: raise -k)' : ''}`);
+  if (r.parsed > 0) out.push(`${r.parsed} file(s) parsed now: the index holds no identifier uses for them (indexed by line windows, or before \`scry index\` stored them)`);
   return `${out.join('\n')}\n`;
 }
 

@@ -44,3 +44,16 @@ export interface ImportDraft {
   readonly kind: ImportKind;
   readonly line: number;
 }
+
+/** How an identifier is used where it occurs in code (a mention in a comment or string is not one). */
+export type UseKind = 'definition' | 'call' | 'import' | 'reference';
+
+/**
+ * The identifier occurrences of one file parsed with a grammar, by name: `uses` packs each
+ * occurrence as `<offset><kind letter>` (UTF-16 offset in the file; d, c, i or r), space-separated,
+ * in source order. What a reference search and `related` read instead of parsing the file again.
+ */
+export interface NameUsesDraft {
+  readonly name: string;
+  readonly uses: string;
+}

@@ -23,8 +23,11 @@ import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
  *      symbol field writes each word once per chunk; the syntax-or-windows choice is a
  *      deterministic work budget (`parse_budget`) instead of a 2 s deadline. Digest pinned
  *      from here on.
+ *  6 — (5 is the secrets branch's) identifier uses per file and name (`name_uses`, schema 7),
+ *      which reference search and `related` read instead of parsing; a window after an overlap
+ *      reaches the next non-blank line (no trimmed window repeats the end of the one before).
  */
-export const INDEX_FEATURE_VERSION = 4;
+export const INDEX_FEATURE_VERSION = 6;
 
 /**
  * Digest of the index output for the golden inputs, by feature version (see the test named
@@ -32,6 +35,7 @@ export const INDEX_FEATURE_VERSION = 4;
  */
 export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
   4: '4a4a292804b06d0a',
+  6: 'b956862dd428dbc4',
 };
 
 /**

@@ -100,7 +100,7 @@ function writeParsed(ctx: WriteContext, file: Extract<PreparedFile, { ok: true }
     return;
   }
   const fileId = replaceFileRow(store, candidate, file, old, now);
-  store.structure.insert(fileId, file.symbols, file.imports);
+  store.structure.insert(fileId, file.symbols, file.imports, file.uses);
   const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
   store.content.putBytes(file.hash, bytes);
   if (old && old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);

@@ -21,6 +21,8 @@ export interface LoadedGrammar {
   readonly query: Query;
   /** Patterns below this index are definitions; the rest are imports. */
   readonly importsFrom: number;
+  /** Captures every identifier node (the spec's `identifiers` this grammar has); undefined if none. */
+  readonly identifiers: Query | undefined;
 }
 
 interface GrammarState {
@@ -55,7 +57,9 @@ async function load(spec: LanguageSpec): Promise<LoadedGrammar> {
   const importsFrom = definitions.patternCount();
   definitions.delete();
   const query = new ts.Query(language, `${spec.definitions}\n${spec.imports ?? ''}`);
-  return { spec, language, parser, query, importsFrom };
+  const idTypes = spec.identifiers.filter((t) => language.idForNodeType(t, true) !== null);
+  const identifiers = idTypes.length > 0 ? new ts.Query(language, `[${idTypes.map((t) => `(${t})`).join(' ')}] @id`) : undefined;
+  return { spec, language, parser, query, importsFrom, identifiers };
 }
 
 /**

@@ -1,0 +1,81 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import type { ImportDraft, NameUsesDraft, SymbolDraft, UseKind } from '../core/symbol.js';
+import type { LoadedGrammar } from './grammars.js';
+import { LineTable } from './line-table.js';
+
+/** A name as a reference search matches it: a maximal run of letters, digits, `_` and `$`. */
+const WORD_RE = /[\p{L}\p{N}_$]+/gu;
+const LETTER: Record<UseKind, string> = { definition: 'd', call: 'c', import: 'i', reference: 'r' };
+const KIND: Record<string, UseKind> = { d: 'definition', c: 'call', i: 'import', r: 'reference' };
+
+/**
+ * How the identifier `node` is used: defined (the `name` of its parent, on a line where a
+ * definition of that name starts), imported (on an import line), called (it ends the callee of
+ * a call, before the arguments), or otherwise referenced.
+ */
+export function classifyIdentifier(grammar: LoadedGrammar, node: Node, definedHere: boolean, importLine: boolean): UseKind {
+  if (definedHere) {
+    const parent = node.parent;
+    if (parent && parent.childForFieldName('name')?.id === node.id) return 'definition';
+  }
+  if (importLine) return 'import';
+  let callee = node.parent;
+  // `obj.method(...)`, `pkg::f(...)`: the member expression whose last part is the name is the callee
+  if (callee && !grammar.spec.calls.includes(callee.type) && callee.endIndex === node.endIndex) callee = callee.parent;
+  if (callee && grammar.spec.calls.includes(callee.type)) {
+    const args = callee.childForFieldName('arguments');
+    if (!args || node.endIndex <= args.startIndex) return 'call';
+  }
+  return 'reference';
+}
+
+/**
+ * Every identifier of a parsed file, classified, grouped by name (names in order of first
+ * occurrence). An identifier made of several words (`empty?`, `foo-bar`) gives each word at its
+ * own offset, with the identifier's kind: a reference search for the word finds it there.
+ */
+export function collectNameUses(
+  grammar: LoadedGrammar,
+  tree: Tree,
+  text: string,
+  symbols: ReadonlyArray<Pick<SymbolDraft, 'name' | 'startLine'>>,
+  imports: ReadonlyArray<Pick<ImportDraft, 'line'>>,
+): NameUsesDraft[] {
+  const query = grammar.identifiers;
+  if (!query) return [];
+  const table = new LineTable(text);
+  const defLines = new Set(symbols.map((s) => `${s.name}\n${s.startLine}`));
+  const importLines = new Set(imports.map((i) => i.line));
+  const byName = new Map<string, string[]>();
+  for (const { node } of query.captures(tree.rootNode)) {
+    const at = node.startIndex;
+    const line = lineAt(table, at);
+    for (const m of node.text.matchAll(WORD_RE)) {
+      const kind = classifyIdentifier(grammar, node, defLines.has(`${m[0]}\n${line + 1}`), importLines.has(line + 1));
+      const list = byName.get(m[0]) ?? [];
+      list.push(`${at + m.index}${LETTER[kind]}`);
+      byName.set(m[0], list);
+    }
+  }
+  return [...byName].map(([name, uses]) => ({ name, uses: uses.join(' ') }));
+}
+
+/** The 0-based line holding UTF-16 offset `at`. */
+function lineAt(table: LineTable, at: number): number {
+  let lo = 0;
+  let hi = table.count - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (table.charStarts[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Offset → kind of one name's stored occurrences (see NameUsesDraft). */
+export function unpackUses(uses: string): Map<number, UseKind> {
+  const out = new Map<number, UseKind>();
+  if (uses === '') return out;
+  for (const u of uses.split(' ')) out.set(Number(u.slice(0, -1)), KIND[u.slice(-1)]!);
+  return out;
+}
