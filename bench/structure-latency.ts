@@ -41,20 +41,21 @@ async function time(fn: () => Promise<unknown>, runs: number): Promise<{ cold: n
 
 async function measure(engine: Engine, runs: number): Promise<Row[]> {
   const rows: Row[] = [];
-  const add = async (op: string, arg: string, fn: () => Promise<unknown>, ref: number): Promise<number> => {
+  // `ref`: the p50 of the reference (a search) the ratio is taken against; none for the reference itself
+  const add = async (op: string, arg: string, fn: () => Promise<unknown>, ref?: number): Promise<number> => {
     const { cold, warm } = await time(fn, runs);
     const p50 = percentile(warm, 50);
-    rows.push({ op, arg, coldMs: Math.round(cold), p50Ms: Math.round(p50 * 10) / 10, p95Ms: Math.round(percentile(warm, 95) * 10) / 10, ratioP50: Math.round((p50 / ref) * 100) / 100 });
+    rows.push({ op, arg, coldMs: Math.round(cold), p50Ms: Math.round(p50 * 10) / 10, p95Ms: Math.round(percentile(warm, 95) * 10) / 10, ratioP50: ref ? Math.round((p50 / ref) * 100) / 100 : 1 });
     process.stderr.write(`${op} ${arg}: cold ${cold.toFixed(0)} ms, p50 ${p50.toFixed(1)} ms\n`);
     return p50;
   };
   for (const name of NAMES) {
-    const ref = await add('search', name, () => engine.search(name, { limit: 10 }), 1);
+    const ref = await add('search', name, () => engine.search(name, { limit: 10 }));
     await add('references', name, () => engine.references(name, { limit: 50 }), ref);
   }
   for (const path of RELATED) {
     const name = path.slice(path.lastIndexOf('/') + 1, path.lastIndexOf('.'));
-    const ref = await add('search', name, () => engine.search(name, { limit: 10 }), 1);
+    const ref = await add('search', name, () => engine.search(name, { limit: 10 }));
     await add('related', path, () => engine.related(path, { limit: 20 }), ref);
   }
   return rows;

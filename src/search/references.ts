@@ -65,7 +65,9 @@ export async function findReferences(store: IndexStore, name: string, limit: num
   const match = `body : "${tokens.join(' ')}"`;
   const candidates = store.read(() => store.search.filesMatching(match, MAX_CANDIDATE_FILES + 1));
   const definedIn = new Set(store.read(() => store.structure.byName(n, undefined, 1000)).filter((s) => s.name === n).map((s) => s.path));
-  const ordered = candidates.slice(0, MAX_CANDIDATE_FILES).sort((a, b) => rankFile(a, definedIn) - rankFile(b, definedIn) || a.path.localeCompare(b.path));
+  // the FTS index matches case-insensitively and by stem: keep the files holding the name's exact bytes
+  const holding = store.read(() => store.content.hashesContaining([...new Set(candidates.slice(0, MAX_CANDIDATE_FILES).map((c) => c.hash))], n));
+  const ordered = candidates.slice(0, MAX_CANDIDATE_FILES).filter((c) => holding.has(c.hash)).sort((a, b) => rankFile(a, definedIn) - rankFile(b, definedIn) || a.path.localeCompare(b.path));
   const files: ReferenceGroup[] = [];
   let total = 0;
   let parsed = 0;
