@@ -25,7 +25,8 @@ import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
  *      from here on.
  *  6 — (5 is the secrets branch's) identifier uses per file and name (`name_uses`, schema 7),
  *      which reference search and `related` read instead of parsing; a window after an overlap
- *      reaches the next non-blank line (no trimmed window repeats the end of the one before).
+ *      reaches the next non-blank line (no trimmed window repeats the end of the one before);
+ *      the FTS `parts` field holds the character bigrams of CJK text (Han, kana, Hangul).
  */
 export const INDEX_FEATURE_VERSION = 6;
 
@@ -35,7 +36,7 @@ export const INDEX_FEATURE_VERSION = 6;
  */
 export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
   4: '4a4a292804b06d0a',
-  6: 'b956862dd428dbc4',
+  6: '65115de8bccd17b5',
 };
 
 /**
