@@ -48,5 +48,6 @@ export function formatRelated(r: RelatedFiles): string {
   const width = Math.max(...r.files.map((f) => String(f.score).length));
   const out = r.files.map((f) => `${String(f.score).padStart(width)}  ${f.path}\n${' '.repeat(width + 2)}${f.reasons.join('; ')}`);
   out.push(`${r.files.length} of ${r.total} related file(s) of ${r.path}${r.total > r.files.length ? ' (raise -k for more)' : ''}`);
+  if (r.withoutUses) out.push(`${r.withoutUses} code file(s) have no stored identifier uses (line-window fallbacks): callers among them are not listed`);
   return `${out.join('\n')}\n`;
 }

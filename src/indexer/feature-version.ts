@@ -36,7 +36,7 @@ export const INDEX_FEATURE_VERSION = 6;
  */
 export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
   4: '4a4a292804b06d0a',
-  6: '65115de8bccd17b5',
+  6: '427260f9f1e492f3',
 };
 
 /**

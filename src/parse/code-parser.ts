@@ -34,7 +34,7 @@ function stopped(meter: WorkMeter, phase: 'parse' | 'query', budget: number): Co
  * Chunks, symbols and imports of a code file, from its syntax tree. Returns a fallback reason
  * instead when the file needs more work than the budget allows, hits the wall-clock guard, or
  * its tree is mostly errors; the caller then uses the line-window chunker. With `ranges`,
- * positions stay those of the whole file (and identifier uses are not collected).
+ * positions stay those of the whole file (and no identifier uses are stored: `uses` is empty).
  */
 export function parseCode(grammar: LoadedGrammar, input: ChunkInput, config: ChunkConfig, options: CodeParseOptions = {}): CodeParse {
   const limits = options.limits ?? PARSE_LIMITS;
@@ -64,8 +64,8 @@ export function parseCode(grammar: LoadedGrammar, input: ChunkInput, config: Chu
     const found = matches.definitions.length + matches.imports.length;
     if (found > limits.queryMatches) return { ok: false, reason: 'parse_budget', detail: `query found ${found} matches, more than ${limits.queryMatches}` };
     const parsed = fromMatches(grammar, input, config, matches);
-    // a script block's identifiers are not stored: a reference search reads the host file as text
-    if (options.ranges) return { ok: true, parsed };
+    // a script block's identifiers are not collected (none stored): a reference search reads the host file as text
+    if (options.ranges) return { ok: true, parsed: { ...parsed, uses: [] } };
     return { ok: true, parsed: { ...parsed, uses: collectNameUses(grammar, tree, input.text, parsed.symbols, parsed.imports) } };
   } catch (err) {
     // a RangeError here is nesting deeper than the stack (10,000 levels of brackets)

@@ -33,6 +33,11 @@ export interface RelatedFiles {
   readonly files: RelatedFile[];
   /** Related files found (before `limit`). */
   readonly total: number;
+  /**
+   * Present when some code files have no stored identifier uses (indexed by line windows, or
+   * before uses were stored): how many. Callers among them are not found (nothing is parsed).
+   */
+  readonly withoutUses?: number;
 }
 
 export interface RelatedOptions {
@@ -138,7 +143,8 @@ export async function relatedFiles(store: IndexStore, root: string, path: string
     callees: calleesOf(store, rel, outline.imports),
   };
   const files = rankRelated(rel, evidence);
-  return { path: rel, files: files.slice(0, limit), total: files.length };
+  const withoutUses = store.read(() => store.structure.filesLackingUses());
+  return { path: rel, files: files.slice(0, limit), total: files.length, ...(withoutUses > 0 ? { withoutUses } : {}) };
 }
 
 /** Files calling or using the subject's top-level definitions, by name. */

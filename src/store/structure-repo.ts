@@ -117,6 +117,21 @@ export class StructureRepo {
     return rows.find((r) => r.name !== '')?.uses ?? '';
   }
 
+  /**
+   * Files parsed with a grammar, or that fell back from one, whose identifier uses the index does
+   * not hold (line-window fallbacks; files indexed before uses were stored).
+   */
+  filesLackingUses(): number {
+    return (
+      this.db
+        .prepare(
+          `SELECT count(*) AS n FROM files f WHERE (f.parser = 'tree-sitter' OR f.fallback IS NOT NULL)
+           AND NOT EXISTS (SELECT 1 FROM name_uses u WHERE u.file_id = f.id AND u.name = '')`,
+        )
+        .get() as { n: number }
+    ).n;
+  }
+
   /** Every file whose stored identifiers include `name` (exact case, not empty), by path. */
   usesOf(name: string): UsesRow[] {
     return this.usesOfStmt.all(name);

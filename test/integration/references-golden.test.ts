@@ -65,6 +65,9 @@ describe('references: stored identifier uses against the golden of query-time pa
   });
 
   it('files whose uses the index lacks are parsed at query time, with the same result, and counted', async () => {
+    const before = await createEngine({ root, db, env: isolatedEnv(t.dir) });
+    const lackingBefore = (await before.related('service.ts')).withoutUses ?? 0;
+    before.close();
     const raw = new Database(db);
     raw.prepare("DELETE FROM name_uses WHERE file_id IN (SELECT id FROM files WHERE path IN ('service.ts', 'inventory.py', 'server.go'))").run();
     raw.close();
@@ -81,6 +84,8 @@ describe('references: stored identifier uses against the golden of query-time pa
         parsedSomewhere += got.parsed;
       }
       expect(parsedSomewhere).toBeGreaterThan(10);
+      // related parses nothing: it says how many files it could not read uses for
+      expect((await engine.related('service.ts')).withoutUses).toBe(lackingBefore + 3);
     } finally {
       engine.close();
     }
