@@ -50,8 +50,8 @@ export type UseKind = 'definition' | 'call' | 'import' | 'reference';
 
 /**
  * The identifier occurrences of one file parsed with a grammar, by name: `uses` packs each
- * occurrence as `<offset><kind letter>` (UTF-16 offset in the file; d, c, i or r), space-separated,
- * in source order. What a reference search and `related` read instead of parsing the file again.
+ * occurrence as `<delta><kind letter>`, space-separated, in source order: the UTF-16 offset in the
+ * file minus the previous occurrence's (0 before the first), in base 36; kind d, c, i or r. What a reference search and `related` read instead of parsing the file again.
  */
 export interface NameUsesDraft {
   readonly name: string;

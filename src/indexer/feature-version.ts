@@ -36,7 +36,7 @@ export const INDEX_FEATURE_VERSION = 6;
  */
 export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
   4: '4a4a292804b06d0a',
-  6: '427260f9f1e492f3',
+  6: '7fbc017e896fe4ba',
 };
 
 /**

@@ -47,13 +47,16 @@ export function collectNameUses(
   const defLines = new Set(symbols.map((s) => `${s.name}\n${s.startLine}`));
   const importLines = new Set(imports.map((i) => i.line));
   const byName = new Map<string, string[]>();
+  const last = new Map<string, number>();
   for (const { node } of query.captures(tree.rootNode)) {
     const at = node.startIndex;
     const line = lineAt(table, at);
     for (const m of node.text.matchAll(WORD_RE)) {
       const kind = classifyIdentifier(grammar, node, defLines.has(`${m[0]}\n${line + 1}`), importLines.has(line + 1));
       const list = byName.get(m[0]) ?? [];
-      list.push(`${at + m.index}${LETTER[kind]}`);
+      const offset = at + m.index;
+      list.push(`${(offset - (last.get(m[0]) ?? 0)).toString(36)}${LETTER[kind]}`);
+      last.set(m[0], offset);
       byName.set(m[0], list);
     }
   }
@@ -76,6 +79,10 @@ function lineAt(table: LineTable, at: number): number {
 export function unpackUses(uses: string): Map<number, UseKind> {
   const out = new Map<number, UseKind>();
   if (uses === '') return out;
-  for (const u of uses.split(' ')) out.set(Number(u.slice(0, -1)), KIND[u.slice(-1)]!);
+  let offset = 0;
+  for (const u of uses.split(' ')) {
+    offset += parseInt(u.slice(0, -1), 36);
+    out.set(offset, KIND[u.slice(-1)]!);
+  }
   return out;
 }

@@ -59,7 +59,7 @@ export class StructureRepo {
     this.deleteImportsStmt = db.prepare<[number]>('DELETE FROM imports WHERE file_id = ?');
     this.insertUsesStmt = db.prepare<[number, string, string]>('INSERT INTO name_uses(file_id, name, uses) VALUES (?, ?, ?)');
     this.deleteUsesStmt = db.prepare<[number]>('DELETE FROM name_uses WHERE file_id = ?');
-    this.copyUsesStmt = db.prepare<[number, number]>('INSERT INTO name_uses(file_id, name, uses) SELECT ?, name, uses FROM name_uses WHERE file_id = ? ORDER BY rowid');
+    this.copyUsesStmt = db.prepare<[number, number]>('INSERT INTO name_uses(file_id, name, uses) SELECT ?, name, uses FROM name_uses WHERE file_id = ?');
     this.usesInStmt = db.prepare<[number, string], { name: string; uses: string }>("SELECT name, uses FROM name_uses WHERE file_id = ? AND name IN ('', ?)");
     this.usesOfStmt = db.prepare<[string], UsesRow>(
       'SELECT f.path AS path, f.language AS language, u.uses AS uses FROM name_uses u JOIN files f ON f.id = u.file_id WHERE u.name = ? ORDER BY f.path',

@@ -4,6 +4,8 @@
  * src/core/symbol.ts), so that a reference search and `related` read them instead of parsing
  * files at query time. Files indexed before this schema have none until re-chunked (the feature
  * version that comes with it re-chunks every file); until then a reference search parses them.
+ * Clustered by (file, name), without rowid: a file's rows are written, read and deleted together;
+ * the name index serves `related`.
  */
 export const migration007 = {
   version: 7,
@@ -12,9 +14,9 @@ export const migration007 = {
 CREATE TABLE name_uses (
   file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   name    TEXT NOT NULL,
-  uses    TEXT NOT NULL
-);
+  uses    TEXT NOT NULL,
+  PRIMARY KEY (file_id, name)
+) WITHOUT ROWID;
 CREATE INDEX name_uses_name ON name_uses(name);
-CREATE INDEX name_uses_file ON name_uses(file_id, name);
 `,
 } as const;
