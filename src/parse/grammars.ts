@@ -23,6 +23,8 @@ export interface LoadedGrammar {
   readonly importsFrom: number;
   /** Captures every identifier node (the spec's `identifiers` this grammar has); undefined if none. */
   readonly identifiers: Query | undefined;
+  /** Captures every call node (the spec's `calls` this grammar has); undefined if none. */
+  readonly callNodes: Query | undefined;
 }
 
 interface GrammarState {
@@ -57,9 +59,11 @@ async function load(spec: LanguageSpec): Promise<LoadedGrammar> {
   const importsFrom = definitions.patternCount();
   definitions.delete();
   const query = new ts.Query(language, `${spec.definitions}\n${spec.imports ?? ''}`);
-  const idTypes = spec.identifiers.filter((t) => language.idForNodeType(t, true) !== null);
-  const identifiers = idTypes.length > 0 ? new ts.Query(language, `[${idTypes.map((t) => `(${t})`).join(' ')}] @id`) : undefined;
-  return { spec, language, parser, query, importsFrom, identifiers };
+  const capture = (types: readonly string[]): Query | undefined => {
+    const known = types.filter((t) => language.idForNodeType(t, true) !== null);
+    return known.length > 0 ? new ts.Query(language, `[${known.map((t) => `(${t})`).join(' ')}] @node`) : undefined;
+  };
+  return { spec, language, parser, query, importsFrom, identifiers: capture(spec.identifiers), callNodes: capture(spec.calls) };
 }
 
 /**

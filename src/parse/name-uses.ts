@@ -48,11 +48,16 @@ export function collectNameUses(
   const importLines = new Set(imports.map((i) => i.line));
   const byName = new Map<string, string[]>();
   const last = new Map<string, number>();
+  const callees = calleeSpans(grammar, tree);
   for (const { node } of query.captures(tree.rootNode)) {
     const at = node.startIndex;
+    const end = node.endIndex;
     const line = lineAt(table, at);
-    for (const m of node.text.matchAll(WORD_RE)) {
-      const kind = classifyIdentifier(grammar, node, defLines.has(`${m[0]}\n${line + 1}`), importLines.has(line + 1));
+    for (const m of text.slice(at, end).matchAll(WORD_RE)) {
+      const definedHere = defLines.has(`${m[0]}\n${line + 1}`);
+      const importLine = importLines.has(line + 1);
+      // the common case decided without walking to the parent (classifyIdentifier's rules)
+      const kind = definedHere || importLine ? classifyIdentifier(grammar, node, definedHere, importLine) : isCallee(node, at, end, callees) ? 'call' : 'reference';
       const list = byName.get(m[0]) ?? [];
       const offset = at + m.index;
       list.push(`${(offset - (last.get(m[0]) ?? 0)).toString(36)}${LETTER[kind]}`);
@@ -61,6 +66,37 @@ export function collectNameUses(
     }
   }
   return [...byName].map(([name, uses]) => ({ name, uses: uses.join(' ') }));
+}
+
+/**
+ * The children of every call that end before its arguments, as end offset → start offsets. An
+ * identifier is called when it is such a child, or the last child (same end) of one: the
+ * callee `obj.method` of `obj.method(...)`. Read once per file, so that identifiers need no
+ * parent lookups (classifyIdentifier's rule, computed from the calls' side).
+ */
+function calleeSpans(grammar: LoadedGrammar, tree: Tree): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  if (!grammar.callNodes) return out;
+  for (const { node: call } of grammar.callNodes.captures(tree.rootNode)) {
+    const limit = call.childForFieldName('arguments')?.startIndex ?? Infinity;
+    for (const child of call.children) {
+      if (!child) continue;
+      const end = child.endIndex;
+      if (end > limit) continue;
+      const starts = out.get(end);
+      if (starts) starts.push(child.startIndex);
+      else out.set(end, [child.startIndex]);
+    }
+  }
+  return out;
+}
+
+function isCallee(node: Node, start: number, end: number, callees: ReadonlyMap<number, readonly number[]>): boolean {
+  const starts = callees.get(end);
+  if (!starts) return false;
+  if (starts.includes(start)) return true;
+  const parent = node.parent;
+  return parent !== null && parent.endIndex === end && starts.includes(parent.startIndex);
 }
 
 /** The 0-based line holding UTF-16 offset `at`. */
