@@ -21,10 +21,11 @@ export interface LoadedGrammar {
   readonly query: Query;
   /** Patterns below this index are definitions; the rest are imports. */
   readonly importsFrom: number;
-  /** Captures every identifier node (the spec's `identifiers` this grammar has); undefined if none. */
+  /**
+   * Captures every identifier node (`@id`, the spec's `identifiers` this grammar has) and every
+   * call node (`@call`, its `calls`) in one traversal; undefined without identifier types.
+   */
   readonly identifiers: Query | undefined;
-  /** Captures every call node (the spec's `calls` this grammar has); undefined if none. */
-  readonly callNodes: Query | undefined;
 }
 
 interface GrammarState {
@@ -59,11 +60,13 @@ async function load(spec: LanguageSpec): Promise<LoadedGrammar> {
   const importsFrom = definitions.patternCount();
   definitions.delete();
   const query = new ts.Query(language, `${spec.definitions}\n${spec.imports ?? ''}`);
-  const capture = (types: readonly string[]): Query | undefined => {
+  const pattern = (types: readonly string[], name: string): string => {
     const known = types.filter((t) => language.idForNodeType(t, true) !== null);
-    return known.length > 0 ? new ts.Query(language, `[${known.map((t) => `(${t})`).join(' ')}] @node`) : undefined;
+    return known.length > 0 ? `[${known.map((t) => `(${t})`).join(' ')}] @${name}` : '';
   };
-  return { spec, language, parser, query, importsFrom, identifiers: capture(spec.identifiers), callNodes: capture(spec.calls) };
+  const ids = pattern(spec.identifiers, 'id');
+  const identifiers = ids ? new ts.Query(language, `${ids}\n${pattern(spec.calls, 'call')}`) : undefined;
+  return { spec, language, parser, query, importsFrom, identifiers };
 }
 
 /**

@@ -48,8 +48,10 @@ export function collectNameUses(
   const importLines = new Set(imports.map((i) => i.line));
   const byName = new Map<string, string[]>();
   const last = new Map<string, number>();
-  const callees = calleeSpans(grammar, tree);
-  for (const { node } of query.captures(tree.rootNode)) {
+  const captures = query.captures(tree.rootNode);
+  const callees = calleeSpans(captures.filter((c) => c.name === 'call').map((c) => c.node));
+  for (const { name, node } of captures) {
+    if (name !== 'id') continue;
     const at = node.startIndex;
     const end = node.endIndex;
     const line = lineAt(table, at);
@@ -74,10 +76,9 @@ export function collectNameUses(
  * callee `obj.method` of `obj.method(...)`. Read once per file, so that identifiers need no
  * parent lookups (classifyIdentifier's rule, computed from the calls' side).
  */
-function calleeSpans(grammar: LoadedGrammar, tree: Tree): Map<number, number[]> {
+function calleeSpans(calls: readonly Node[]): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  if (!grammar.callNodes) return out;
-  for (const { node: call } of grammar.callNodes.captures(tree.rootNode)) {
+  for (const call of calls) {
     const limit = call.childForFieldName('arguments')?.startIndex ?? Infinity;
     for (const child of call.children) {
       if (!child) continue;
