@@ -110,3 +110,53 @@ export function stemTerms(path: string): string {
   const stem = dot > 0 ? base.slice(0, dot) : base;
   return pathTerms(stem);
 }
+
+/**
+ * A letter of a script written without spaces between words (Han, Hiragana, Katakana) or whose
+ * words take suffixes (Hangul), plus the marks that continue such a run: the prolonged sound mark
+ * `ー` (U+30FC, and its halfwidth form) and the iteration mark `々`, which are Script=Common.
+ */
+const CJK_CHAR = String.raw`\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30fc\uff70\u3005`;
+const CJK_TEST_RE = new RegExp(`[${CJK_CHAR}]`, 'u');
+const CJK_SPLIT_RE = new RegExp(`([${CJK_CHAR}]+)`, 'u');
+/** A word as FTS5's unicode61 tokenizer (tokenchars `_`) sees it, containing a CJK letter. */
+const CJK_WORD_RE = new RegExp(String.raw`[\p{L}\p{N}\p{M}_]*[${CJK_CHAR}][\p{L}\p{N}\p{M}_]*`, 'gu');
+
+export const hasCjk = (text: string): boolean => CJK_TEST_RE.test(text);
+
+/** The overlapping character bigrams of a CJK run (`数据库` → `数据 据库`); a run of one character is itself. */
+export function cjkBigrams(run: string): string[] {
+  const chars = [...run];
+  if (chars.length < 2) return chars;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  return out;
+}
+
+/**
+ * A word split into its CJK runs and the other pieces (`连接数据库timeout` → `连接数据库`, `timeout`),
+ * in order; `cjk` marks the runs.
+ */
+export function cjkPieces(word: string): Array<{ text: string; cjk: boolean }> {
+  return word
+    .split(CJK_SPLIT_RE)
+    .map((text, i) => ({ text, cjk: i % 2 === 1 }))
+    .filter((p) => p.text !== '');
+}
+
+/**
+ * The CJK terms of a text for the FTS `parts` field. FTS5's unicode61 tokenizer keeps a run of
+ * CJK letters as one token (a sentence without spaces is one "word"), so that only the whole run
+ * would match. For each word containing CJK letters: the bigrams of each CJK run, in order (a
+ * query's run is searched as the phrase of its bigrams: any substring of two or more characters
+ * is found), and the word's other pieces (`timeout` in `数据库timeout`). Words separated by ' ; '.
+ * '' for a text without CJK letters (checked first, in one regex pass).
+ */
+export function cjkTerms(text: string): string {
+  if (!CJK_TEST_RE.test(text)) return '';
+  const out: string[] = [];
+  for (const m of text.matchAll(CJK_WORD_RE)) {
+    out.push(cjkPieces(m[0]).flatMap((p) => (p.cjk ? cjkBigrams(p.text) : [p.text])).join(' '));
+  }
+  return out.join(' ; ');
+}

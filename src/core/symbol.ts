@@ -44,3 +44,16 @@ export interface ImportDraft {
   readonly kind: ImportKind;
   readonly line: number;
 }
+
+/** How an identifier is used where it occurs in code (a mention in a comment or string is not one). */
+export type UseKind = 'definition' | 'call' | 'import' | 'reference';
+
+/**
+ * The identifier occurrences of one file parsed with a grammar, by name: `uses` packs each
+ * occurrence as `<delta><kind letter>`, space-separated, in source order: the UTF-16 offset in the
+ * file minus the previous occurrence's (0 before the first), in base 36; kind d, c, i or r. What a reference search and `related` read instead of parsing the file again.
+ */
+export interface NameUsesDraft {
+  readonly name: string;
+  readonly uses: string;
+}

@@ -26,8 +26,12 @@ import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
  *  5 — token literals (cloud keys, VCS and registry tokens, JWTs, high-entropy values of
  *      secret-named variables) are redacted to `«redacted:<rule>»` before chunking, so no stored
  *      row holds them; files with key blocks of any format (PEM, OpenSSH, PGP, PuTTY) are secrets.
+ *  6 — identifier uses per file and name (`name_uses`, schema 7),
+ *      which reference search and `related` read instead of parsing; a window after an overlap
+ *      reaches the next non-blank line (no trimmed window repeats the end of the one before);
+ *      the FTS `parts` field holds the character bigrams of CJK text (Han, kana, Hangul).
  */
-export const INDEX_FEATURE_VERSION = 5;
+export const INDEX_FEATURE_VERSION = 6;
 
 /**
  * Digest of the index output for the golden inputs, by feature version (see the test named
@@ -36,6 +40,7 @@ export const INDEX_FEATURE_VERSION = 5;
 export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
   4: '4a4a292804b06d0a',
   5: '0ed53ffb57a5b971',
+  6: 'd0cb7e54209e200a',
 };
 
 /**

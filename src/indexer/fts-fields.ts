@@ -1,4 +1,4 @@
-import { identifierParts, isCompoundIdentifier, partsOfLines, pathTerms, splitIdentifier, stemTerms } from '../core/code-tokens.js';
+import { cjkTerms, identifierParts, isCompoundIdentifier, partsOfLines, pathTerms, splitIdentifier, stemTerms } from '../core/code-tokens.js';
 import type { FtsFields } from '../store/chunk-repo.js';
 
 /** Per-file fields, computed once and shared by all of a file's chunks. */
@@ -56,7 +56,7 @@ export function definesOf(stored: string, symbol: string | null): string[] | und
 
 /**
  * The lexical fields of one chunk. `body` is the raw text (FTS5 keeps identifiers whole);
- * `parts` adds the words of compound identifiers; `symbol` is the chunk's name and breadcrumb;
+ * `parts` adds the words of compound identifiers and the bigrams of CJK text; `symbol` is the chunk's name and breadcrumb;
  * `signature` is the declaration head of the chunk's symbol (parameter and type names). The same
  * function computes the fields of a chunk copied from a stored file with the same content.
  */
@@ -80,6 +80,7 @@ export function chunkFields(file: FileFields, chunk: FieldSource, text: string, 
   // `compounds` (the file's compound identifiers by line) spares re-scanning overlapping windows
   const bodyParts = compounds ? partsOfLines(compounds, chunk.startLine - 1, chunk.endLine - 1) : identifierParts(text);
   const symbolParts = symbol ? [...new Set(identifierParts(symbol).split(' ; '))].join(' ; ') : '';
-  const parts = symbolParts && bodyParts ? `${symbolParts} ; ${bodyParts}` : symbolParts || bodyParts;
+  // CJK text in bigrams: unicode61 keeps a run of CJK letters whole (see cjkTerms)
+  const parts = [symbolParts, bodyParts, cjkTerms(text)].filter(Boolean).join(' ; ');
   return { stem: file.stem, path: file.path, symbol, signature: chunk.signature ?? '', body: text, parts };
 }

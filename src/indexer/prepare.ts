@@ -5,7 +5,7 @@ import type { ChunkConfig } from '../config/schema.js';
 import { readCandidate, type ReadResult } from '../discover/read.js';
 import type { FallbackReason } from '../core/chunk.js';
 import type { Clock } from '../core/logger.js';
-import type { ImportDraft, SymbolDraft } from '../core/symbol.js';
+import type { ImportDraft, NameUsesDraft, SymbolDraft } from '../core/symbol.js';
 import { createFileParser, type FileParser } from '../parse/chunker.js';
 import { loadGrammars, type LoadedGrammar } from '../parse/grammars.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
@@ -52,6 +52,8 @@ export type PreparedFile =
       readonly chunks: readonly PreparedChunk[];
       readonly symbols: readonly SymbolDraft[];
       readonly imports: readonly ImportDraft[];
+      /** Identifier occurrences by name; undefined unless parsed with the file's own grammar. */
+      readonly uses: readonly NameUsesDraft[] | undefined;
       readonly parser: string;
       readonly fallback: FallbackReason | null;
       readonly metadata: string | null;
@@ -166,6 +168,7 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
     chunks,
     symbols: parsed.symbols,
     imports: parsed.imports,
+    uses: parsed.uses,
     parser: parsed.parser,
     fallback: parsed.fallback ?? null,
     metadata: parsed.metadata ? JSON.stringify(parsed.metadata) : null,

@@ -21,6 +21,11 @@ export interface LoadedGrammar {
   readonly query: Query;
   /** Patterns below this index are definitions; the rest are imports. */
   readonly importsFrom: number;
+  /**
+   * Captures every identifier node (`@id`, the spec's `identifiers` this grammar has) and every
+   * call node (`@call`, its `calls`) in one traversal; undefined without identifier types.
+   */
+  readonly identifiers: Query | undefined;
 }
 
 interface GrammarState {
@@ -55,7 +60,13 @@ async function load(spec: LanguageSpec): Promise<LoadedGrammar> {
   const importsFrom = definitions.patternCount();
   definitions.delete();
   const query = new ts.Query(language, `${spec.definitions}\n${spec.imports ?? ''}`);
-  return { spec, language, parser, query, importsFrom };
+  const pattern = (types: readonly string[], name: string): string => {
+    const known = types.filter((t) => language.idForNodeType(t, true) !== null);
+    return known.length > 0 ? `[${known.map((t) => `(${t})`).join(' ')}] @${name}` : '';
+  };
+  const ids = pattern(spec.identifiers, 'id');
+  const identifiers = ids ? new ts.Query(language, `${ids}\n${pattern(spec.calls, 'call')}`) : undefined;
+  return { spec, language, parser, query, importsFrom, identifiers };
 }
 
 /**

@@ -33,6 +33,8 @@ export function splitLines(table: LineTable, first: number, last: number, config
     out.push({ kind: options.kind, startLine: a + 1, endLine: b + 1, ...table.byteRange(a, b), symbol: options.symbol ?? defines?.[0], container: options.container, ...(defines?.length ? { defines } : {}) });
   };
   let i = first;
+  // after an overlapping window: the line the next one must reach (snapping never ends it earlier)
+  let mustReach = first;
   while (i <= last) {
     while (i <= last && table.isBlank(i)) i++;
     if (i > last) break;
@@ -49,7 +51,7 @@ export function splitLines(table: LineTable, first: number, last: number, config
     }
     let snapped = end === last;
     if (!snapped) {
-      const from = i + Math.floor((end - i + 1) * SNAP_FROM);
+      const from = Math.max(i + Math.floor((end - i + 1) * SNAP_FROM), mustReach);
       for (let j = end; j >= from; j--) {
         if (table.isBlank(j) && (options.canEndAfter?.(j) ?? true)) {
           end = j;
@@ -60,12 +62,12 @@ export function splitLines(table: LineTable, first: number, last: number, config
     }
     if (!snapped && options.definitions) {
       // no blank line to end at: end just before a definition (and the comments above it)
-      const from = i + Math.floor((end - i + 1) * SNAP_FROM);
+      const from = Math.max(i + Math.floor((end - i + 1) * SNAP_FROM), mustReach);
       for (let j = end; j >= from; j--) {
         if (options.definitions[j + 1] === undefined) continue;
         let k = j;
         while (k > i && COMMENT_LINE_RE.test(table.line(k))) k--;
-        if (k > i) {
+        if (k > i && k >= mustReach) {
           end = k;
           snapped = true;
         }
@@ -77,7 +79,7 @@ export function splitLines(table: LineTable, first: number, last: number, config
       // as long as the chunk stays within maxBytes (the byte clamp is hard, the fence rule is not)
       let j = end;
       while (j > i && !options.canEndAfter(j)) j--;
-      if (j > i) end = j;
+      if (j > i && j >= mustReach) end = j;
       else {
         j = end;
         let extended = bytes;
@@ -90,21 +92,27 @@ export function splitLines(table: LineTable, first: number, last: number, config
       snapped = true;
     }
     emit(i, end);
-    if (end >= last) break;
-    i = snapped ? end + 1 : nextOverlapStart(table, i, end, config);
+    // the next window must reach the next non-blank line: one reaching only blank lines would be
+    // trimmed to a subset of this one
+    let reach = end + 1;
+    while (reach <= last && table.isBlank(reach)) reach++;
+    if (reach > last) break;
+    i = snapped ? end + 1 : nextOverlapStart(table, i, end, reach, config);
+    mustReach = reach;
   }
   return out;
 }
 
 /**
  * Where the window after [i, end] starts when it overlaps: `overlapLines` back, but late enough
- * that it still reaches line end + 1. Otherwise a window cut short by maxBytes would be followed
- * by windows that repeat a subset of it, one line shorter each time.
+ * that it still reaches line `reach` (the next non-blank line after `end`). Otherwise a window cut
+ * short by maxBytes would be followed by windows that repeat a subset of it, one line shorter each
+ * time, or by one that, its blank lines trimmed, repeats the end of it.
  */
-function nextOverlapStart(table: LineTable, i: number, end: number, config: ChunkConfig): number {
+function nextOverlapStart(table: LineTable, i: number, end: number, reach: number, config: ChunkConfig): number {
   let next = Math.max(i + 1, end + 1 - config.overlapLines);
-  let bytes = table.byteStarts[end + 2]! - table.byteStarts[next]!;
-  while (next <= end && (bytes > config.maxBytes || end + 2 - next > config.windowLines)) {
+  let bytes = table.byteStarts[reach + 1]! - table.byteStarts[next]!;
+  while (next <= end && (bytes > config.maxBytes || reach + 1 - next > config.windowLines)) {
     bytes -= table.lineBytes(next);
     next++;
   }

@@ -1,4 +1,4 @@
-import { isCompoundIdentifier, splitIdentifier } from '../core/code-tokens.js';
+import { cjkBigrams, cjkPieces, hasCjk, isCompoundIdentifier, splitIdentifier } from '../core/code-tokens.js';
 import { EngineError } from '../core/errors.js';
 import { understandQuery } from './query-understand.js';
 import { STOP_WORDS } from './stop-words.js';
@@ -72,6 +72,34 @@ function identifierGroup(token: string): Omit<TermGroup, 'count' | 'weight'> | u
 }
 
 /**
+ * A run of CJK letters: the run whole (how FTS5 stores a run standing alone) OR the phrase of its
+ * bigrams (how the `parts` field stores every run, see `cjkTerms`), so that `数据库` finds
+ * `连接数据库失败`. A single character is searched as itself.
+ */
+function cjkGroup(run: string): Omit<TermGroup, 'count' | 'weight'> {
+  const bigrams = cjkBigrams(run);
+  const alternatives = bigrams.length > 1 ? [[run], bigrams] : [[run]];
+  return { key: `w:${run}`, raw: run, kind: 'word', alternatives, required: false };
+}
+
+/** The words of a phrase as the index stores them: CJK runs as their bigrams. */
+function phraseWords(ws: readonly string[]): string[] {
+  return ws.flatMap((w) => (hasCjk(w) ? cjkPieces(w).flatMap((p) => (p.cjk ? cjkBigrams(p.text) : [p.text])) : [w]));
+}
+
+/** The groups of a token with CJK letters: each CJK run, and each other piece as a word or identifier. */
+function cjkTokenGroups(token: string): Array<Omit<TermGroup, 'count' | 'weight'>> {
+  const out: Array<Omit<TermGroup, 'count' | 'weight'>> = [];
+  for (const segment of token.split(/\.|::|->|\/|-/)) {
+    for (const piece of cjkPieces(segment)) {
+      const g = piece.cjk ? cjkGroup(piece.text) : identifierGroup(piece.text);
+      if (g && !(g.kind === 'word' && STOP_WORDS.has(g.alternatives[0]![0]!))) out.push(g);
+    }
+  }
+  return out;
+}
+
+/**
  * Two adjacent plain words may be one identifier written apart: `open database` → `opendatabase`,
  * which is how FTS5 stores `openDatabase` and `OpenDatabase`. Added as optional groups; a pair
  * the index does not contain is dropped by term selection.
@@ -128,7 +156,8 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
 
   const rest = text.replace(QUOTE_RE, (_all, inner: string) => {
     const ws = words(inner);
-    if (ws.length > 1) add({ key: `p:${ws.join(' ')}`, raw: inner, kind: 'phrase', alternatives: [ws], required: !long });
+    const indexed = phraseWords(ws);
+    if (ws.length > 1 || indexed.length > 1) add({ key: `p:${ws.join(' ')}`, raw: inner, kind: 'phrase', alternatives: [indexed], required: !long });
     else if (ws.length === 1) {
       const g = identifierGroup(inner.match(WORD_RE)![0]);
       if (g) add({ ...g, required: !long });
@@ -138,6 +167,10 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
 
   for (const m of rest.matchAll(TOKEN_RE)) {
     const token = m[0];
+    if (hasCjk(token)) {
+      for (const g of cjkTokenGroups(token)) add(g);
+      continue;
+    }
     const segments = token.split(/\.|::|->|\/|-/).filter((s) => s !== '');
     if (segments.length > 1) {
       const kind: GroupKind = token.includes('/') ? 'path' : 'phrase';

@@ -1,6 +1,7 @@
-import type { Tree } from 'web-tree-sitter';
 import { EngineError } from '../core/errors.js';
-import { loadGrammars, type LoadedGrammar } from '../parse/grammars.js';
+import type { UseKind } from '../core/symbol.js';
+import { loadGrammars } from '../parse/grammars.js';
+import { collectNameUses, unpackUses } from '../parse/name-uses.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
 import type { IndexStore } from '../store/index-store.js';
 
@@ -32,6 +33,12 @@ export interface ReferencesResult {
   readonly total: number;
   /** True when more references exist than were returned. */
   readonly truncated: boolean;
+  /**
+   * Files classified by parsing them now, because the index holds no identifier uses for them
+   * (indexed by line windows although a grammar exists, e.g. over the parse budget, or indexed
+   * before uses were stored). 0 when every file was read from the index.
+   */
+  readonly parsed: number;
 }
 
 /** Files whose text is scanned at most per query: a name used in more files is reported as truncated. */
@@ -48,11 +55,14 @@ export function checkReferenceQuery(name: unknown, limit: number): string {
   return n;
 }
 
+type Candidate = { id: number; path: string; language: string; hash: string };
+
 /**
  * References to a name, by name (not type-resolved). Candidate files come from the FTS index,
  * which keeps identifiers whole; each candidate's stored text is scanned for the name at word
- * boundaries and, where a grammar exists, each occurrence is classified on the syntax tree
- * (parsed on demand: references are not stored, see docs/DESIGN.md "References").
+ * boundaries, and each occurrence takes the kind the index stored for the identifier there
+ * (`name_uses`, collected from the syntax tree when the file was indexed); an occurrence that is
+ * no identifier is `text`. A file with a grammar but no stored uses is parsed now (`parsed`).
  * Files are ordered: where the name is defined first, then code, then other files, then by path.
  */
 export async function findReferences(store: IndexStore, name: string, limit: number): Promise<ReferencesResult> {
@@ -61,10 +71,12 @@ export async function findReferences(store: IndexStore, name: string, limit: num
   const match = `body : "${tokens.join(' ')}"`;
   const candidates = store.read(() => store.search.filesMatching(match, MAX_CANDIDATE_FILES + 1));
   const definedIn = new Set(store.read(() => store.structure.byName(n, undefined, 1000)).filter((s) => s.name === n).map((s) => s.path));
-  const ordered = candidates.slice(0, MAX_CANDIDATE_FILES).sort((a, b) => rankFile(a, definedIn) - rankFile(b, definedIn) || a.path.localeCompare(b.path));
-  const grammars = await loadGrammars(ordered.flatMap((c) => grammarLanguages(c.language)));
+  // the FTS index matches case-insensitively and by stem: keep the files holding the name's exact bytes
+  const holding = store.read(() => store.content.hashesContaining([...new Set(candidates.slice(0, MAX_CANDIDATE_FILES).map((c) => c.hash))], n));
+  const ordered = candidates.slice(0, MAX_CANDIDATE_FILES).filter((c) => holding.has(c.hash)).sort((a, b) => rankFile(a, definedIn) - rankFile(b, definedIn) || a.path.localeCompare(b.path));
   const files: ReferenceGroup[] = [];
   let total = 0;
+  let parsed = 0;
   let truncated = candidates.length > MAX_CANDIDATE_FILES;
   for (const file of ordered) {
     if (total >= limit) {
@@ -73,9 +85,14 @@ export async function findReferences(store: IndexStore, name: string, limit: num
     }
     const text = store.read(() => store.content.text(file.hash));
     if (text === undefined) continue;
-    const defs = new Set(store.read(() => store.structure.inFile(file.path)).filter((s) => s.name === n).map((s) => `${s.startLine}`));
-    const importLines = new Set(store.read(() => store.structure.importsOf(file.path)).map((i) => i.line));
-    let refs = scanFile(text, n, grammars.get(file.language), defs, importLines);
+    const stored = store.read(() => store.structure.usesIn(file.id, n));
+    let kinds: ReadonlyMap<number, UseKind> | undefined;
+    if (stored !== undefined) kinds = unpackUses(stored);
+    else if (grammarLanguages(file.language).includes(file.language)) {
+      kinds = await parseUses(store, file, n, text);
+      if (kinds) parsed++;
+    }
+    let refs = scanFile(text, n, kinds);
     if (refs.length === 0) continue;
     if (total + refs.length > limit) {
       refs = refs.slice(0, limit - total);
@@ -84,7 +101,23 @@ export async function findReferences(store: IndexStore, name: string, limit: num
     total += refs.length;
     files.push({ path: file.path, language: file.language, references: refs });
   }
-  return { name: n, files, total, truncated };
+  return { name: n, files, total, truncated, parsed };
+}
+
+/** The uses of `name` in a file the index holds none for, from a parse now; undefined without a grammar. */
+async function parseUses(store: IndexStore, file: Candidate, name: string, text: string): Promise<Map<number, UseKind> | undefined> {
+  const grammar = (await loadGrammars([file.language])).get(file.language);
+  if (!grammar) return undefined;
+  const tree = grammar.parser.parse(text);
+  if (!tree) return undefined;
+  try {
+    const symbols = store.read(() => store.structure.inFile(file.path));
+    const imports = store.read(() => store.structure.importsOf(file.path));
+    const uses = collectNameUses(grammar, tree, text, symbols, imports).find((u) => u.name === name);
+    return unpackUses(uses?.uses ?? '');
+  } finally {
+    tree.delete();
+  }
 }
 
 function rankFile(f: { path: string; language: string }, definedIn: ReadonlySet<string>): number {
@@ -92,44 +125,19 @@ function rankFile(f: { path: string; language: string }, definedIn: ReadonlySet<
   return grammarLanguages(f.language).length > 0 ? 1 : 2;
 }
 
-/** Occurrences of `name` at identifier boundaries, classified when a grammar is at hand. */
-function scanFile(text: string, name: string, grammar: LoadedGrammar | undefined, defLines: ReadonlySet<string>, importLines: ReadonlySet<number>): Reference[] {
+/** Occurrences of `name` at identifier boundaries, with the kind stored for the identifier there (else `text`). */
+function scanFile(text: string, name: string, kinds: ReadonlyMap<number, UseKind> | undefined): Reference[] {
   const re = new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/\$/g, '\\$')}(?![\\p{L}\\p{N}_$])`, 'gu');
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  let tree: Tree | null = null;
-  try {
-    if (grammar) tree = grammar.parser.parse(text);
-    const out: Reference[] = [];
-    let line = 0;
-    for (const m of text.matchAll(re)) {
-      const at = m.index;
-      while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= at) line++;
-      const kind = classify(tree, grammar, at, name.length, line + 1, defLines, importLines);
-      const lineText = text.slice(lineStarts[line], (lineStarts[line + 1] ?? text.length + 1) - 1).trim();
-      out.push({ line: line + 1, column: at - lineStarts[line]! + 1, kind, text: lineText.length > 200 ? `${lineText.slice(0, 199)}…` : lineText });
-    }
-    return out.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.line - b.line || a.column - b.column);
-  } finally {
-    tree?.delete();
+  const out: Reference[] = [];
+  let line = 0;
+  for (const m of text.matchAll(re)) {
+    const at = m.index;
+    while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= at) line++;
+    const kind = kinds?.get(at) ?? 'text';
+    const lineText = text.slice(lineStarts[line], (lineStarts[line + 1] ?? text.length + 1) - 1).trim();
+    out.push({ line: line + 1, column: at - lineStarts[line]! + 1, kind, text: lineText.length > 200 ? `${lineText.slice(0, 199)}…` : lineText });
   }
-}
-
-function classify(tree: Tree | null, grammar: LoadedGrammar | undefined, at: number, length: number, line: number, defLines: ReadonlySet<string>, importLines: ReadonlySet<number>): ReferenceKind {
-  if (!tree || !grammar) return 'text';
-  const node = tree.rootNode.descendantForIndex(at, at + length);
-  if (!node || !grammar.spec.identifiers.includes(node.type)) return 'text';
-  if (defLines.has(`${line}`)) {
-    const parent = node.parent;
-    if (parent && parent.childForFieldName('name')?.id === node.id) return 'definition';
-  }
-  if (importLines.has(line)) return 'import';
-  let callee = node.parent;
-  // `obj.method(...)`, `pkg::f(...)`: the member expression whose last part is the name is the callee
-  if (callee && !grammar.spec.calls.includes(callee.type) && callee.endIndex === node.endIndex) callee = callee.parent;
-  if (callee && grammar.spec.calls.includes(callee.type)) {
-    const args = callee.childForFieldName('arguments');
-    if (!args || node.endIndex <= args.startIndex) return 'call';
-  }
-  return 'reference';
+  return out.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.line - b.line || a.column - b.column);
 }

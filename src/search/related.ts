@@ -3,7 +3,7 @@ import { EngineError } from '../core/errors.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { SymbolRow } from '../store/structure-repo.js';
 import { outlineFile } from './outline.js';
-import { findReferences } from './references.js';
+import { unpackUses } from '../parse/name-uses.js';
 
 /**
  * What a listed file is to the subject file (`it`): `imports` — it imports the subject;
@@ -33,6 +33,11 @@ export interface RelatedFiles {
   readonly files: RelatedFile[];
   /** Related files found (before `limit`). */
   readonly total: number;
+  /**
+   * Present when some code files have no stored identifier uses (indexed by line windows, or
+   * before uses were stored): how many. Callers among them are not found (nothing is parsed).
+   */
+  readonly withoutUses?: number;
 }
 
 export interface RelatedOptions {
@@ -62,8 +67,9 @@ export interface RelatedEvidence {
 /** Names of the subject searched for callers at most; shorter names are too common to mean anything. */
 const MAX_CALLER_NAMES = 30;
 const MIN_NAME_LENGTH = 3;
-/** References read per name: enough to find the files using it, bounded for very common names. */
-const REFERENCES_PER_NAME = 200;
+/** Identifier uses read per name: enough to find the files using it, bounded for very common names. */
+const USES_PER_NAME = 200;
+const KIND_ORDER: Record<string, number> = { definition: 0, call: 1, import: 2, reference: 3 };
 /** Imported names of these kinds count as calls; classes and types as uses (an import does not say `new`). */
 const CALLABLE_KINDS = new Set(['function', 'method']);
 
@@ -133,28 +139,49 @@ export async function relatedFiles(store: IndexStore, root: string, path: string
     imported: outline.imports.flatMap((i) => (i.resolved ? [i.resolved] : [])),
     tests: outline.tests,
     testedFiles: outline.testedFiles,
-    callers: await callersOf(store, rel, outline.symbols, new Set(importers)),
+    callers: callersOf(store, rel, outline.symbols, new Set(importers)),
     callees: calleesOf(store, rel, outline.imports),
   };
   const files = rankRelated(rel, evidence);
-  return { path: rel, files: files.slice(0, limit), total: files.length };
+  const withoutUses = store.read(() => store.structure.filesLackingUses());
+  return { path: rel, files: files.slice(0, limit), total: files.length, ...(withoutUses > 0 ? { withoutUses } : {}) };
 }
 
 /** Files calling or using the subject's top-level definitions, by name. */
-async function callersOf(store: IndexStore, subject: string, symbols: readonly SymbolRow[], importers: ReadonlySet<string>): Promise<Map<string, Map<string, boolean>>> {
+function callersOf(store: IndexStore, subject: string, symbols: readonly SymbolRow[], importers: ReadonlySet<string>): Map<string, Map<string, boolean>> {
   const names = [...new Set(symbols.filter((s) => s.container === null && s.name.length >= MIN_NAME_LENGTH).sort((a, b) => Number(b.exported) - Number(a.exported) || a.startLine - b.startLine).map((s) => s.name))].slice(0, MAX_CALLER_NAMES);
   const out = new Map<string, Map<string, boolean>>();
   for (const name of names) {
-    const definedElsewhere = store.read(() => store.structure.byName(name, undefined, 2)).some((s) => s.name === name && s.path !== subject);
-    const refs = await findReferences(store, name, REFERENCES_PER_NAME);
-    for (const group of refs.files) {
-      if (group.path === subject || (definedElsewhere && !importers.has(group.path))) continue;
-      const uses = group.references.filter((r) => r.kind === 'call' || r.kind === 'reference');
+    const definitions = store.read(() => store.structure.byName(name, undefined, 1000)).filter((s) => s.name === name);
+    const definedElsewhere = definitions.some((s) => s.path !== subject);
+    for (const [path, kinds] of usesByFile(store, name, new Set(definitions.map((s) => s.path)))) {
+      if (path === subject || (definedElsewhere && !importers.has(path))) continue;
+      const uses = kinds.filter((k) => k === 'call' || k === 'reference');
       if (uses.length === 0) continue;
-      const entry = out.get(group.path) ?? new Map<string, boolean>();
-      entry.set(name, uses.some((r) => r.kind === 'call'));
-      out.set(group.path, entry);
+      const entry = out.get(path) ?? new Map<string, boolean>();
+      entry.set(name, uses.includes('call'));
+      out.set(path, entry);
     }
+  }
+  return out;
+}
+
+/**
+ * The stored identifier uses of `name` per file, as a reference search orders files (where the
+ * name is defined first, then by path) and kinds (definition, call, import, reference), cut after
+ * USES_PER_NAME uses. Read from the index only: a file indexed by line windows has none.
+ */
+function usesByFile(store: IndexStore, name: string, definedIn: ReadonlySet<string>): Array<[string, string[]]> {
+  const rows = store.read(() => store.structure.usesOf(name));
+  const rank = (path: string): number => (definedIn.has(path) ? 0 : 1);
+  rows.sort((a, b) => rank(a.path) - rank(b.path) || a.path.localeCompare(b.path));
+  const out: Array<[string, string[]]> = [];
+  let total = 0;
+  for (const row of rows) {
+    if (total >= USES_PER_NAME) break;
+    const kinds = [...unpackUses(row.uses).values()].sort((a, b) => KIND_ORDER[a]! - KIND_ORDER[b]!).slice(0, USES_PER_NAME - total);
+    total += kinds.length;
+    out.push([row.path, kinds]);
   }
   return out;
 }

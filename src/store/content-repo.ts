@@ -9,6 +9,7 @@ export class ContentRepo {
   private readonly bodiesStmt;
   private readonly bodiesLikeStmt;
   private readonly bodiesGlobStmt;
+  private readonly withBytesStmt;
 
   constructor(db: Db) {
     this.putStmt = db.prepare<[string, Buffer]>('INSERT INTO content(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO UPDATE SET body = excluded.body WHERE body IS NOT excluded.body');
@@ -18,6 +19,7 @@ export class ContentRepo {
     const containing = 'SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value WHERE CAST(c.body AS TEXT)';
     this.bodiesLikeStmt = db.prepare<[string, string], { hash: string; body: Buffer }>(`${containing} LIKE ? ESCAPE '\\'`);
     this.bodiesGlobStmt = db.prepare<[string, string], { hash: string; body: Buffer }>(`${containing} GLOB ?`);
+    this.withBytesStmt = db.prepare<[string, Buffer], { hash: string }>('SELECT c.hash FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value WHERE instr(c.body, ?) > 0');
     this.sliceStmt = db.prepare<[number, number, string], { text: Buffer }>('SELECT substr(body, ?, ?) AS text FROM content WHERE hash = ?');
   }
 
@@ -50,6 +52,11 @@ export class ContentRepo {
     const out = new Map<string, Buffer>();
     for (const row of this.bodiesStmt.all(JSON.stringify(hashes))) out.set(row.hash, row.body);
     return out;
+  }
+
+  /** Hashes among `hashes` whose body contains the UTF-8 bytes of `text`, compared in SQLite (no body is copied out). */
+  hashesContaining(hashes: readonly string[], text: string): Set<string> {
+    return new Set(this.withBytesStmt.all(JSON.stringify(hashes), Buffer.from(text, 'utf8')).map((r) => r.hash));
   }
 
   /**

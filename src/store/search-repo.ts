@@ -129,10 +129,10 @@ export class SearchRepo {
    * Files with a chunk matching an FTS5 expression, by path: the candidates of a reference
    * search (the FTS index keeps identifiers whole, so `"parseConfig"` finds every file using it).
    */
-  filesMatching(match: string, limit: number): Array<{ id: number; path: string; language: string; hash: string }> {
+  filesMatching(match: string, limit: number): Array<{ id: number; path: string; language: string; hash: string; parser: string; featureVersion: number }> {
     return this.db
-      .prepare<[string, number], { id: number; path: string; language: string; hash: string }>(
-        `SELECT DISTINCT f.id AS id, f.path AS path, f.language AS language, f.hash AS hash
+      .prepare<[string, number], { id: number; path: string; language: string; hash: string; parser: string; featureVersion: number }>(
+        `SELECT DISTINCT f.id AS id, f.path AS path, f.language AS language, f.hash AS hash, f.parser AS parser, f.feature_version AS featureVersion
          FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
          WHERE chunks_fts MATCH ? ORDER BY f.path LIMIT ?`,
       )

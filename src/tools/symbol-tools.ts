@@ -100,6 +100,7 @@ const getReferences = defineTool({
     const files = refs.files.map((f) => ({ path: f.path, references: f.references.map((r) => ({ line: r.line, column: r.column, kind: r.kind, text: r.text })) }));
     const warnings = ['matched by name, not type-resolved: same-named symbols elsewhere are included'];
     if (refs.truncated) warnings.push(`more references exist than the ${args.limit} returned`);
+    if (refs.parsed > 0) warnings.push(`${refs.parsed} file(s) parsed at query time: the index holds no identifier uses for them`);
     return { data: { name: refs.name, total: refs.total, truncated: refs.truncated, files }, warnings };
   },
 });
