@@ -87,6 +87,7 @@ export function pythonDocstring(lines: readonly string[], def: number, end: numb
  * is left is trivial (under 4 words) or not a description (deprecation notes, "see X").
  */
 export function firstSentence(doc: string, name: string): string | undefined {
+  if (/\b(code generated|auto-?generated|do not edit)\b/i.test(doc)) return undefined;
   const para = doc.trim().split(/\n\s*\n/)[0] ?? '';
   const cut = para.split(/\n\s*[@:]|\n\s*(Args|Arguments|Parameters|Returns|Example|Examples|Note|Usage|Panics|Errors|Safety)\s*:?\s*\n/)[0] ?? '';
   let text = cut

@@ -5,10 +5,11 @@
  *   long, path; file-level gold, any expected file counts);
  * - nl: the natural-language slice (bench/nlslice/, mined by bench/mine-nl-slice.ts: doc comment
  *   first sentence → its function, the comment blanked in the indexed copy; grouped by language);
+ * - paraphrase: the hand-written paraphrase set (test/paraphrase; function gold);
  * - devset: the development benchmark (bench/devset/), `--split held-out` (default) or `tune`;
  *   grouped long (issue-like) / short.
  *
- *   npx tsx bench/model-quality.ts [--sets golden,nl,devset] [--providers builtin,use-lite]
+ *   npx tsx bench/model-quality.ts [--sets golden,paraphrase,nl,devset] [--providers builtin,use-lite]
  *     [--split held-out|tune|all] [--fusion "name=vector:0.5,symbol:1;name2=k:30"] [--only owner/name]
  *
  * Variants: `lexical` (no provider), `hybrid-<provider>` (shipped fusion weights) and, per
@@ -17,8 +18,9 @@
  * paired difference of MRR@10 and Acc@10 against lexical with a 95% bootstrap interval (2,000
  * resamples of the queries, seeded): a difference whose interval holds 0 is noise.
  * Indexes are cached: bench/.semantic-cache/ (golden, shared with semantic-quality.ts),
- * bench/.nlslice-cache/<repo>/, bench/.devset-cache/<repo>/ (`<commit>.<provider>.db`, vectors
- * shared between commits through `vectors-<provider>.db`). Writes bench/results/model-quality.json.
+ * bench/.nlslice-cache/<repo>/, bench/.devset-cache/<repo>/ (`<commit>.<provider>-<model>-<version>.db`,
+ * vectors shared between commits through `vectors-<provider>-<model>-<version>.db`). Writes
+ * bench/results/model-quality-<sets>-<providers>[-<split>].json.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +28,7 @@ import { createEngine, type ConfigInput, type Engine } from '../src/index.js';
 import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
 import { scoreQuery, type GoldTarget, type QueryScore } from '../src/eval/metrics.js';
 import { parseQueriesFile, type EvalQuery } from '../src/eval/queries-file.js';
+import { PARAPHRASE_CORPUS, readParaphraseQueries } from '../test/paraphrase/corpus.js';
 import { buildCorpus } from '../test/quality/corpus.js';
 import { embedIndex, providerFor } from './embed-cache.js';
 import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf } from './mine-devset.js';
@@ -34,6 +37,7 @@ import { formatTables, type Row, type Variant } from './quality-table.js';
 import { environment, writeResult } from './results.js';
 
 const SEMANTIC_CACHE = join(import.meta.dirname, '.semantic-cache');
+const PARAPHRASE_CACHE = join(import.meta.dirname, '.paraphrase-cache');
 /** Results fetched per query: enough for 10 distinct files and function hit@10. */
 const FETCH = 50;
 
@@ -72,14 +76,17 @@ interface Target {
 const embedders = new Map<string, Awaited<ReturnType<typeof providerFor>>>();
 const embedReports: Array<{ target: string; provider: string; embedded: number; durationMs: number; providerMs: number }> = [];
 
+/** The vectors' db of `provider` for `t`, named after the model's fingerprint, so a new model version never reads an old one's vectors. */
 async function ensureVectors(t: Target, provider: string): Promise<string> {
-  const db = t.dbFor(provider);
-  if (existsSync(db)) return db;
   let e = embedders.get(provider);
   if (!e) embedders.set(provider, (e = await providerFor({ embed: { provider } } as ConfigInput, t.root)));
-  process.stderr.write(`embedding ${t.lexicalDb} with ${provider}...\n`);
-  const report = await embedIndex(t.lexicalDb, db, e, t.pool?.(provider));
-  if (report) embedReports.push({ target: t.lexicalDb, provider, embedded: report.embedded, durationMs: report.durationMs, providerMs: report.providerMs });
+  const fp = await e.provider.fingerprint();
+  const tag = `${provider}-${fp.model}-${fp.version}-${fp.dimensions}`.replace(/[^A-Za-z0-9.-]+/g, '_');
+  const db = t.dbFor(tag);
+  if (existsSync(db)) return db;
+  process.stderr.write(`embedding ${t.lexicalDb} with ${tag}...\n`);
+  const report = await embedIndex(t.lexicalDb, db, e, t.pool?.(tag));
+  if (report) embedReports.push({ target: t.lexicalDb, provider: tag, embedded: report.embedded, durationMs: report.durationMs, providerMs: report.providerMs });
   return db;
 }
 
@@ -128,6 +135,26 @@ async function golden(variants: readonly Variant[], rows: Row[]): Promise<void> 
   await runTarget('golden', { root, lexicalDb, dbFor: (p) => join(SEMANTIC_CACHE, `${p}.vectors.db`) }, queries, variants, rows);
 }
 
+/** The paraphrase set (test/paraphrase): function gold located with scry's outline, as its test does. */
+async function paraphrase(variants: readonly Variant[], rows: Row[]): Promise<void> {
+  const root = join(PARAPHRASE_CACHE, 'corpus');
+  if (!existsSync(root)) {
+    mkdirSync(root, { recursive: true });
+    buildCorpus(root, PARAPHRASE_CORPUS);
+  }
+  const lexicalDb = join(PARAPHRASE_CACHE, 'lexical.db');
+  const engine = await createEngine({ root, db: lexicalDb, env: {} });
+  await engine.index();
+  const queries = [];
+  for (const q of readParaphraseQueries()) {
+    const expected: GoldTarget[] = [];
+    for (const e of q.expected) for (const s of (await engine.outline(e.path)).symbols.filter((x) => x.name === e.symbol)) expected.push({ path: e.path, startLine: s.startLine, endLine: s.endLine });
+    queries.push({ id: q.id, query: q.query, expected, group: 'natural', anyFile: true });
+  }
+  engine.close();
+  await runTarget('paraphrase', { root, lexicalDb, dbFor: (p) => join(PARAPHRASE_CACHE, `${p}.db`) }, queries, variants, rows);
+}
+
 async function nlSlice(mirrors: string, variants: readonly Variant[], rows: Row[], only: string | undefined): Promise<void> {
   for (const entry of readManifest()) {
     if (only && entry.repo !== only) continue;
@@ -172,6 +199,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     if (sets.includes('golden')) await golden(variants, rows);
+    if (sets.includes('paraphrase')) await paraphrase(variants, rows);
     if (sets.includes('nl')) await nlSlice(mirrors, variants, rows, only);
     if (sets.includes('devset')) await devset(mirrors, split, variants, rows, only);
   } finally {
@@ -179,7 +207,7 @@ async function main(): Promise<void> {
   }
   const text = formatTables(rows, variants, { devsetSplit: split });
   process.stdout.write(`load ${env.loadAvg1m.toFixed(2)}, commit ${env.commit ?? '?'}${env.dirty ? ' (dirty)' : ''}\n${text}\n`);
-  writeResult('model-quality', { sets, providers, split, variants, embedReports, rows });
+  writeResult(`model-quality-${sets.join('+')}-${providers.join('+') || 'lexical'}${sets.includes('devset') ? `-${split}` : ''}`, { sets, providers, split, variants, embedReports, rows });
 }
 
 await main();

@@ -109,12 +109,14 @@ async function main(): Promise<void> {
   for (let i = 0; i < sample.length; i += 64) await e.provider.embed(sample.slice(i, i + 64));
   const rawRate = sample.length / ((performance.now() - t0) / 1000);
   const queries = allQueries();
+  // the first round sees each query once (a model may cache per token: later rounds hit it)
+  const first: number[] = [];
   const times: number[] = [];
   for (let r = 0; r <= queryRounds; r++) {
     for (const q of queries) {
       const s = performance.now();
       await e.provider.embed([q], { purpose: 'query' });
-      if (r > 0) times.push(performance.now() - s);
+      (r === 0 ? first : times).push(performance.now() - s);
     }
   }
   const rssAfter = process.memoryUsage.rss();
@@ -122,14 +124,15 @@ async function main(): Promise<void> {
 
   const lines = [
     `load ${env.loadAvg1m.toFixed(2)}, commit ${env.commit ?? '?'}${env.dirty ? ' (dirty)' : ''}, provider ${provider}, corpus ${lex[0]?.chunks ?? 0} chunks`,
-    `index wall, median of ${rounds}: lexical ${(median(lex.map((p) => p.wallMs)) / 1000).toFixed(1)} s, with ${provider} ${(median(mod.map((p) => p.wallMs)) / 1000).toFixed(1)} s: ratio ${ratio.toFixed(2)} (target ≤ 1.3)`,
+    `index wall, median (nearest rank) of ${rounds}: lexical ${(median(lex.map((p) => p.wallMs)) / 1000).toFixed(1)} s, with ${provider} ${(median(mod.map((p) => p.wallMs)) / 1000).toFixed(1)} s: ratio ${ratio.toFixed(2)} (target ≤ 1.3)`,
     `embedding pass: ${embedRate.toFixed(0)} chunks/s (wall of the pass), ${providerRate.toFixed(0)} chunks/s inside provider.embed (target ≥ 2000)`,
     `raw provider, ${sample.length} snippets in batches of 64: ${rawRate.toFixed(0)} texts/s`,
-    `query embedding, ${queries.length} queries × ${queryRounds}: p50 ${percentile(times, 50).toFixed(3)} ms, p95 ${percentile(times, 95).toFixed(3)} ms, max ${Math.max(...times).toFixed(2)} ms (target < 2 ms)`,
+    `query embedding, first time each (after ${sample.length} chunk texts): p50 ${percentile(first, 50).toFixed(3)} ms, p95 ${percentile(first, 95).toFixed(3)} ms, max ${Math.max(...first).toFixed(2)} ms`,
+    `query embedding, ${queries.length} queries × ${queryRounds} more rounds: p50 ${percentile(times, 50).toFixed(3)} ms, p95 ${percentile(times, 95).toFixed(3)} ms, max ${Math.max(...times).toFixed(2)} ms (target < 2 ms)`,
     `memory: RSS ${(rssBefore / MB).toFixed(0)} MB before the provider, ${(rssAfter / MB).toFixed(0)} MB after loading and embedding (+${((rssAfter - rssBefore) / MB).toFixed(0)} MB); process max RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  writeResult('model-speed', { provider, passes, ratio, embedRate, providerRate, rawRate, queryEmbedMs: { p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), n: times.length }, rssBefore, rssAfter, maxRssBytes: process.resourceUsage().maxRSS * 1024 });
+  writeResult('model-speed', { provider, passes, ratio, embedRate, providerRate, rawRate, queryEmbedFirstMs: { p50: percentile(first, 50), p95: percentile(first, 95), max: Math.max(...first), n: first.length }, queryEmbedMs: { p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), n: times.length }, rssBefore, rssAfter, maxRssBytes: process.resourceUsage().maxRSS * 1024 });
 }
 
 await main();

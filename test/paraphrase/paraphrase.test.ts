@@ -12,14 +12,15 @@
  * questions. With another provider the numbers are only reported (USE-lite takes minutes to embed
  * the corpus on 2 cores: set the variable to run it). `UPDATE_QUALITY=1` writes stats.txt.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEngineError } from '../../src/core/errors.js';
 import { createEngine, type ConfigInput, type Engine } from '../../src/index.js';
 import { isolatedEnv, tempDir } from '../helpers/temp.js';
-import { buildCorpus, type CorpusPackage } from '../quality/corpus.js';
+import { buildCorpus } from '../quality/corpus.js';
+import { PARAPHRASE_CORPUS, readParaphraseQueries } from './corpus.js';
 import { formatRow, functionRank, HEADER, summarize, type Span, type Summary } from './metrics.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -28,20 +29,7 @@ const ASKED = process.env['SCRY_PARAPHRASE_PROVIDER'];
 /** The provider whose hybrid search must beat BM25 alone. */
 const MUST_BEAT = 'builtin';
 
-interface ParaphraseQuery {
-  readonly id: string;
-  readonly query: string;
-  readonly expected: ReadonlyArray<{ readonly path: string; readonly symbol: string }>;
-}
-
-const QUERIES = JSON.parse(readFileSync(join(HERE, 'queries.json'), 'utf8')) as ParaphraseQuery[];
-
-export const PARAPHRASE_CORPUS: readonly CorpusPackage[] = [
-  { name: 'commander', paths: ['lib'] },
-  { name: 'picomatch', paths: ['lib'] },
-  { name: 'better-sqlite3', paths: ['lib'] },
-  { name: 'node-gyp', paths: ['lib'] },
-];
+const QUERIES = readParaphraseQueries();
 
 /** Results fetched per query: function hit@10 needs at least 10 chunks. */
 const LIMIT = 10;
