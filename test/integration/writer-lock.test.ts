@@ -3,8 +3,8 @@ import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WriterLock, isStale } from '../../../src/store/writer-lock.js';
-import { tempDir } from '../../helpers/temp.js';
+import { WriterLock, isStale } from '../../src/store/writer-lock.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** A pid that certainly belongs to no live process: a child that has already exited. */
 function deadPid(): number {
