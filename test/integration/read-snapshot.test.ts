@@ -15,7 +15,7 @@ import { isolatedEnv, tempDir } from '../helpers/temp.js';
 
 const WRITER = fileURLToPath(new URL('../helpers/generation-writer.ts', import.meta.url));
 const FILES = 40;
-const GENERATIONS = 60;
+const GENERATIONS = 40;
 /** An upper bound on reader iterations, far above what the writer's run takes. */
 const MAX_ROUNDS = 20_000;
 
