@@ -3,7 +3,7 @@
  * ~34K files): the corpus is indexed (lexically) into a temporary database, every chunk text gets
  * a random unit vector of `--dim` components (384 by default; quality is not measured here, only
  * cost), stored int8 like real ones, and then each query of bench/queries.ts runs lexically and in
- * hybrid mode (`hybridSearch` with a query embedder that returns a precomputed vector at once, so
+ * hybrid mode (`hybridSearch` given a precomputed query vector, as the engine embeds before it reads, so
  * the time measured excludes the model by construction). Also reported: loading the vectors into
  * memory (first search) and the memory they take.
  *
@@ -18,7 +18,7 @@ import { createEngine } from '../src/index.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { encodeVector } from '../src/embed/quantize.js';
 import { normalize } from '../src/embed/provider.js';
-import { hybridSearch } from '../src/search/hybrid-search.js';
+import { hybridSearch, vectorTexts } from '../src/search/hybrid-search.js';
 import { lexicalSearch, type LexicalParams } from '../src/search/lexical-search.js';
 import { VectorIndexCache } from '../src/search/vector-search.js';
 import { IndexStore } from '../src/store/index-store.js';
@@ -84,15 +84,15 @@ async function main(): Promise<void> {
       for (const q of queries) {
         const params: LexicalParams = { query: q.text, limit: 10, files: false, filters: {}, weights: config.search.weights, ranking: config.search.ranking, snippetLines: 4 };
         const qv = unitVector(dim, next);
-        const embedQueries = async (texts: readonly string[]): Promise<Float32Array[]> => texts.map(() => qv);
+        const queryVectors = vectorTexts(params.query).map(() => qv);
         let s = performance.now();
         lexicalSearch(store, params);
         const lex = performance.now() - s;
         s = performance.now();
-        await hybridSearch(store, { ...params, mode: 'hybrid', fusion, vectors: cache.sync(store, MODEL)!, embedQueries });
+        hybridSearch(store, { ...params, mode: 'hybrid', fusion, vectors: cache.sync(store, MODEL)!, queryVectors });
         const hyb = performance.now() - s;
         s = performance.now();
-        await hybridSearch(store, { ...params, mode: 'vector', fusion, vectors: cache.sync(store, MODEL)!, embedQueries });
+        hybridSearch(store, { ...params, mode: 'vector', fusion, vectors: cache.sync(store, MODEL)!, queryVectors });
         const vec = performance.now() - s;
         if (round > 0) {
           lexMs.push(lex);

@@ -17,3 +17,11 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** Time and one-shot timers, injected so that deadlines and batching are tested without waiting. */
+export interface Scheduler {
+  /** Milliseconds on a monotonic clock. */
+  now(): number;
+  /** Runs `run` once after `delayMs`; the returned function cancels it. */
+  schedule(delayMs: number, run: () => void): () => void;
+}

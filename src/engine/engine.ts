@@ -36,6 +36,7 @@ import { removeStaleRebuilds } from '../store/db-swap.js';
 import { buildTaskContext } from './context-builder.js';
 import { statusReport, type StatusReport } from './status.js';
 import { SemanticLayer } from './semantic.js';
+import { ReadConnection } from './read-connection.js';
 import type {
   ApplyChangeOptions, ContextOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
   ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, TaskContext, WatchOptions,
@@ -65,6 +66,8 @@ class EngineImpl implements Engine {
   private readonly runner: IndexRunner;
   private keeper: IndexKeeper | undefined;
   private readonly semantic: SemanticLayer;
+  /** The connection reads go through, never the writer's (docs/DESIGN.md, "Read snapshots"). */
+  private readonly reads: ReadConnection;
 
   constructor(
     readonly config: ResolvedConfig,
@@ -77,6 +80,9 @@ class EngineImpl implements Engine {
     this.lease = new WriterLease(this.lock, endpointFor(config.dbPath), logger);
     this.runner = new IndexRunner({ lease: this.lease, lockTimeoutMs: config.lockTimeoutMs, pass: (o) => this.pass(o), logger });
     this.semantic = new SemanticLayer(config, logger, () => clock.now());
+    this.reads = new ReadConnection(config.dbPath, () => {
+      if (this.closed) throw new EngineError('CLOSED');
+    });
   }
 
   get root(): string {
@@ -93,9 +99,10 @@ class EngineImpl implements Engine {
 
   isIndexed(): boolean {
     if (!this.hasIndex()) return false;
-    const store = this.open(false);
-    return store.read(() => store.meta.get('last_pass_at') !== undefined);
+    const store = this.reads.store();
+    return store.snapshotSync(() => store.meta.get('last_pass_at') !== undefined);
   }
+
 
   private open(create: boolean): IndexStore {
     if (this.closed) throw new EngineError('CLOSED');
@@ -198,7 +205,6 @@ class EngineImpl implements Engine {
     const snippetLines = options.snippetLines ?? 4;
     if (!Number.isInteger(snippetLines) || snippetLines < 1 || snippetLines > 50) throw new EngineError('INVALID_ARGUMENT', { name: 'snippetLines', reason: 'must be an integer from 1 to 50' });
     if (typeof query !== 'string') throw new EngineError('INVALID_ARGUMENT', { name: 'query', reason: 'must be a string' });
-    const store = this.open(false);
     const params: LexicalParams = {
       query,
       limit,
@@ -209,7 +215,12 @@ class EngineImpl implements Engine {
       snippetLines,
       explain: options.explain ?? false,
     };
-    const { outcome, plan, embedMs } = await this.semantic.rank(store, params, options.mode ?? this.config.search.mode, options.signal);
+    // the query embedding is awaited first; then every read of the search in one snapshot
+    const prepared = await this.semantic.prepare(this.reads.store(), query, options.mode ?? this.config.search.mode, options.signal);
+    const { outcome, plan, embedMs, indexedFiles } = await this.reads.snapshot((store) => ({
+      ...this.semantic.rank(store, params, prepared),
+      indexedFiles: Number(store.meta.get('file_count') ?? 0) || store.files.counts().files,
+    }));
     let results: readonly SearchResult[] = outcome.results;
     let rerank: RerankMeta | undefined;
     this.reranker ??= createConfiguredReranker(this.config, this.clock, this.logger);
@@ -228,7 +239,7 @@ class EngineImpl implements Engine {
         filesAggregated: options.files ?? false,
         tookMs: Math.round((performance.now() - started) * 100) / 100,
         ...(embedMs !== undefined ? { embedMs } : {}),
-        indexedFiles: store.read(() => Number(store.meta.get('file_count') ?? 0)) || store.read(() => store.files.counts().files),
+        indexedFiles,
         root: this.root,
         ...(rerank ? { rerank } : {}),
       },
@@ -239,29 +250,29 @@ class EngineImpl implements Engine {
 
   async symbols(name: string, options: SymbolOptions = {}): Promise<SymbolHit[]> {
     const kinds = validateKinds(typeof options.kind === 'string' ? options.kind.split(',') : options.kind);
-    const store = this.open(false);
-    return searchSymbols(store, name, { kinds, limit: options.limit }, this.nameCache);
+    return this.reads.snapshot((store) => searchSymbols(store, name, { kinds, limit: options.limit }, this.nameCache));
   }
 
   async references(name: string, options: ReferenceOptions = {}): Promise<ReferencesResult> {
-    return findReferences(this.open(false), name, options.limit ?? 50);
+    return this.reads.snapshot((store) => findReferences(store, name, options.limit ?? 50));
   }
 
   async related(path: string, options: RelatedOptions = {}): Promise<RelatedFiles> {
-    return relatedFiles(this.open(false), this.root, path, options);
+    return this.reads.snapshot((store) => relatedFiles(store, this.root, path, options));
   }
 
   async outline(path: string): Promise<FileOutline> {
     const rel = typeof path === 'string' && isAbsolute(path) ? relative(this.root, path).split(sep).join('/') : path;
     if (typeof rel === 'string' && (rel.startsWith('..') || isAbsolute(rel))) throw new EngineError('PATH_OUTSIDE_ROOT', { path });
-    return outlineFile(this.open(false), rel);
+    return this.reads.snapshot((store) => outlineFile(store, rel));
   }
 
   status(): StatusReport {
     const owner = this.lock.peek();
     const writer = owner ? { pid: owner.pid, since: new Date(owner.acquiredAt).toISOString() } : null;
-    const store = this.hasIndex() ? this.open(false) : undefined;
-    return statusReport(this.config, store, writer, this.semantic.status(store));
+    if (!this.hasIndex()) return statusReport(this.config, undefined, writer, this.semantic.status(undefined));
+    const store = this.reads.store();
+    return store.snapshotSync(() => statusReport(this.config, store, writer, this.semantic.status(store)));
   }
 
   private get walkOptions(): WalkOptions {
@@ -271,8 +282,8 @@ class EngineImpl implements Engine {
 
   private indexedPaths = (): string[] => {
     if (!this.hasIndex()) return [];
-    const store = this.open(false);
-    return store.read(() => store.files.paths());
+    const store = this.reads.store();
+    return store.snapshotSync(() => store.files.paths());
   };
 
   async readFile(path: string, options: ReadFileOptions = {}): Promise<FileSlice> {
@@ -285,31 +296,30 @@ class EngineImpl implements Engine {
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 10000' });
     const globs = options.glob === undefined ? [] : typeof options.glob === 'string' ? [options.glob] : [...options.glob];
     const match = pathMatcher(globs.map((g) => g.trim()).filter((g) => g !== ''));
-    const store = this.open(false);
     const hidden = (p: string): boolean => p.startsWith('.') || p.includes('/.');
-    const all = store.read(() => store.files.listing()).filter((f) => (options.includeHidden || !hidden(f.path)) && (!match || match(f.path)));
+    const all = (await this.reads.snapshot((store) => store.files.listing())).filter((f) => (options.includeHidden || !hidden(f.path)) && (!match || match(f.path)));
     return { files: all.slice(0, limit), total: all.length };
   }
 
   async symbol(id: string, options: { maxLines?: number } = {}): Promise<SymbolDefinition> {
     const maxLines = options.maxLines ?? 200;
-    const store = this.open(false);
-    const rows = resolveSymbolId(store, id);
-    const best = rows[0];
-    if (!best) {
-      const near = await this.symbols(parseSymbolId(id).name, { limit: 5 }).catch(() => []);
-      throw new EngineError('SYMBOL_NOT_FOUND', { id, suggestions: near.map(formatSymbolId) });
-    }
-    const lines = best.endLine - best.startLine + 1;
-    const shown = Math.min(lines, maxLines);
-    const text = await this.readStored(best.path, best.startLine, best.startLine + shown - 1);
-    return { id: formatSymbolId(best), symbol: best, text, truncated: shown < lines, alternatives: rows.slice(1, 21).map(formatSymbolId) };
+    return this.reads.snapshot(async (store) => {
+      const rows = resolveSymbolId(store, id);
+      const best = rows[0];
+      if (!best) {
+        const near = await this.symbols(parseSymbolId(id).name, { limit: 5 }).catch(() => []);
+        throw new EngineError('SYMBOL_NOT_FOUND', { id, suggestions: near.map(formatSymbolId) });
+      }
+      const lines = best.endLine - best.startLine + 1;
+      const shown = Math.min(lines, maxLines);
+      const text = await this.readStored(best.path, best.startLine, best.startLine + shown - 1);
+      return { id: formatSymbolId(best), symbol: best, text, truncated: shown < lines, alternatives: rows.slice(1, 21).map(formatSymbolId) };
+    });
   }
 
   /** Lines of a file as indexed (the stored text the symbol spans refer to). */
   private async readStored(path: string, startLine: number, endLine: number): Promise<string> {
-    const store = this.open(false);
-    const text = store.read(() => {
+    const text = await this.reads.snapshot((store) => {
       const f = store.files.some([path]).get(path);
       return f ? store.content.text(f.hash) : undefined;
     });
@@ -367,18 +377,18 @@ class EngineImpl implements Engine {
   private readonly textScanCache = createTextScanCache();
 
   async searchText(query: string, options: TextSearchOptions = {}): Promise<TextSearchResult> {
-    return searchText(this.open(false), query, options, this.textScanCache);
+    return this.reads.snapshot((store) => searchText(store, query, options, this.textScanCache));
   }
 
   private readonly mapCache = createRepoMapCache();
 
   async repoMap(options: RepoMapOptions = {}): Promise<RepoMap> {
-    return buildRepoMap(this.open(false), this.root, options, this.mapCache);
+    return this.reads.snapshot((store) => buildRepoMap(store, this.root, options, this.mapCache));
   }
 
   async context(query: string, options: ContextOptions = {}): Promise<TaskContext> {
     const deps = { search: this.search.bind(this), symbols: this.symbols.bind(this), readFile: this.readFile.bind(this), readStored: this.readStored.bind(this) };
-    return buildTaskContext({ ...deps, outline: this.outline.bind(this), repoMap: this.repoMap.bind(this), listFiles: this.listFiles.bind(this) }, query, options);
+    return this.reads.snapshot(() => buildTaskContext({ ...deps, outline: this.outline.bind(this), repoMap: this.repoMap.bind(this), listFiles: this.listFiles.bind(this) }, query, options));
   }
 
   async embed(options: IndexOptions = {}): Promise<IndexReport> {
@@ -393,6 +403,7 @@ class EngineImpl implements Engine {
     void this.keeper?.close();
     this.store?.close();
     this.store = undefined;
+    this.reads.close();
     this.lock.release();
     this.closed = true;
   }

@@ -12,7 +12,7 @@ import { createEmbeddingProvider } from '../embed/create-provider.js';
 import { fingerprintKey, type EmbeddingProvider, type ModelFingerprint } from '../embed/provider.js';
 import { readEmbedState, runEmbedPass, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
 import type { SearchMode } from '../search/search-result.js';
-import { hybridSearch } from '../search/hybrid-search.js';
+import { hybridSearch, vectorTexts } from '../search/hybrid-search.js';
 import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
 import { parseSubQueries } from '../search/sub-queries.js';
 import { VectorIndexCache, type VectorSnapshot } from '../search/vector-search.js';
@@ -27,6 +27,16 @@ export interface ModePlan {
   readonly snapshot?: VectorSnapshot | undefined;
   /** What semantic search does, or why it is not used. */
   readonly reason: string;
+}
+
+/** What `prepare` hands to `rank`: the query vectors, or the reason the search is lexical. */
+export interface PreparedQuery {
+  readonly requested: 'auto' | SearchMode;
+  /** One per `vectorTexts(query)`; absent when the search is lexical. */
+  readonly vectors?: readonly Float32Array[];
+  readonly embedMs?: number;
+  /** Why the search is lexical (asked for, no vectors, provider down). */
+  readonly lexical?: string;
 }
 
 const isSemanticFailure = (err: unknown): boolean =>
@@ -106,36 +116,42 @@ export class SemanticLayer {
   }
 
   /**
-   * Lexical, vector or hybrid ranking (`plan` decides what is possible); a provider failure
-   * answers lexically with the reason instead of failing the search.
+   * The first half of a search, before its snapshot: the mode `plan` allows now and, for vector
+   * or hybrid, the query vectors (the one await of a search, kept out of its read transaction).
+   * A provider failure becomes the reason the search answers lexically.
    */
-  async rank(store: IndexStore, params: LexicalParams, requested: 'auto' | SearchMode, signal?: AbortSignal): Promise<{ outcome: LexicalOutcome; plan: ModePlan; embedMs?: number }> {
+  async prepare(store: IndexStore, query: string, requested: 'auto' | SearchMode, signal?: AbortSignal): Promise<PreparedQuery> {
     if (!['auto', 'lexical', 'vector', 'hybrid'].includes(requested)) throw new EngineError('INVALID_ARGUMENT', { name: 'mode', reason: 'must be auto, lexical, vector or hybrid' });
-    const subs = parseSubQueries(params.query);
-    let plan = this.plan(store, requested);
-    if (plan.mode !== 'lexical' && plan.snapshot) {
-      try {
-        const f = this.config.search.fusion;
-        const fusion = { k: f.k, weights: { lexical: f.lexical, vector: f.vector, symbol: f.symbol }, depth: Math.max(f.depth, params.limit), fileCap: f.fileCap };
-        let embedMs = 0;
-        const embedQueries = async (texts: readonly string[]): Promise<Float32Array[]> => {
-          const t0 = performance.now();
-          try {
-            return await this.embedQueries(texts, signal);
-          } finally {
-            embedMs += performance.now() - t0;
-          }
-        };
-        const outcome = await hybridSearch(store, { ...params, mode: plan.mode, fusion, vectors: plan.snapshot, embedQueries });
-        return { outcome, plan, embedMs: Math.round(embedMs * 100) / 100 };
-      } catch (err) {
-        if (!SemanticLayer.fallsBack(err)) throw err;
-        plan = { mode: 'lexical', reason: `lexical only: ${(err as Error).message}` };
-      }
+    const plan = this.plan(store, requested);
+    if (plan.mode === 'lexical') return { requested, lexical: plan.reason };
+    const t0 = performance.now();
+    try {
+      const texts = vectorTexts(query);
+      const vectors = texts.length > 0 ? await this.embedQueries(texts, signal) : [];
+      return { requested, vectors, embedMs: Math.round((performance.now() - t0) * 100) / 100 };
+    } catch (err) {
+      if (!SemanticLayer.fallsBack(err)) throw err;
+      return { requested, lexical: `lexical only: ${(err as Error).message}` };
+    }
+  }
+
+  /**
+   * Lexical, vector or hybrid ranking, synchronous: called inside the search's snapshot, it plans
+   * again on what that snapshot holds (and brings the vector cache to it), then ranks with the
+   * vectors `prepare` made. Vectors that appeared since `prepare` wait for the next search.
+   */
+  rank(store: IndexStore, params: LexicalParams, prepared: PreparedQuery): { outcome: LexicalOutcome; plan: ModePlan; embedMs?: number } {
+    const plan: ModePlan = prepared.vectors ? this.plan(store, prepared.requested) : { mode: 'lexical', reason: prepared.lexical ?? SEMANTIC_UNAVAILABLE };
+    if (plan.mode !== 'lexical' && plan.snapshot && prepared.vectors) {
+      const f = this.config.search.fusion;
+      const fusion = { k: f.k, weights: { lexical: f.lexical, vector: f.vector, symbol: f.symbol }, depth: Math.max(f.depth, params.limit), fileCap: f.fileCap };
+      const outcome = hybridSearch(store, { ...params, mode: plan.mode, fusion, vectors: plan.snapshot, queryVectors: prepared.vectors });
+      return { outcome, plan, embedMs: prepared.embedMs };
     }
     // typed lines: the lexical list gets the plain and lex: lines only
+    const subs = parseSubQueries(params.query);
     const lexQuery = subs.typed ? [subs.plain, ...subs.lex].filter((t) => t.trim() !== '').join('\n') : params.query;
-    return { outcome: lexicalSearch(store, { ...params, query: lexQuery }), plan };
+    return { outcome: lexicalSearch(store, { ...params, query: lexQuery }), plan, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
   }
 
   /** Query vectors within `embed.queryTimeoutMs`. */

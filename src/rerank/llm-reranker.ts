@@ -8,7 +8,7 @@
 import type { LlmEndpointConfig } from '../config/schema.js';
 import { EngineError } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
-import type { Clock } from '../core/logger.js';
+import type { Clock, Scheduler } from '../core/logger.js';
 import { buildRerankPrompt, cutText, parseScore } from './llm-prompt.js';
 import { orderByScores } from './reranker.js';
 import type { RerankCandidate, RerankOptions, RerankOutcome, Reranker, RerankSkipReason } from './reranker.js';
@@ -28,12 +28,23 @@ export interface LlmRerankerDeps {
   readonly fetch?: typeof fetch;
   /** Time source for the score cache's TTL. Default: the system clock. */
   readonly clock?: Clock;
+  /** Time and the timer of the `timeoutMs` budget and `tookMs`. Default: `performance.now()` and `setTimeout`. */
+  readonly scheduler?: Scheduler;
   /**
    * Where `endpoint.apiKeyEnv` is looked up. Default: empty, so no key is sent. Only config/ reads
    * `process.env`, so the composition root passes the environment it resolved.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
+
+/** Real time; the deadline's timer keeps the process up until the rerank resolves. */
+const realTime: Scheduler = {
+  now: () => performance.now(),
+  schedule: (delayMs, run) => {
+    const timer = setTimeout(run, delayMs);
+    return () => clearTimeout(timer);
+  },
+};
 
 /** A score reply is a few hundred bytes; a body larger than this is not one and is not read further. */
 export const LLM_REPLY_MAX_BYTES = 256 * 1024;
@@ -220,6 +231,7 @@ export function createLlmReranker(config: LlmRerankerConfig, deps: LlmRerankerDe
   if (!Number.isInteger(maxCandidates) || maxCandidates < 1) invalid('maxCandidates', `must be an integer ≥ 1, got ${maxCandidates}`);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) invalid('timeoutMs', `must be a number > 0, got ${timeoutMs}`);
   const { concurrency } = endpoint;
+  const time = deps.scheduler ?? realTime;
   if (!Number.isInteger(concurrency) || concurrency < 1) invalid('llm.concurrency', `must be an integer ≥ 1, got ${concurrency}`);
   const cache = createScoreCache(deps.clock ? { ttlMs: endpoint.cacheTtlMs, clock: deps.clock } : { ttlMs: endpoint.cacheTtlMs });
   const endpointKey = `${endpoint.api}\u0000${endpoint.baseUrl}\u0000${endpoint.model}`;
@@ -234,7 +246,7 @@ export function createLlmReranker(config: LlmRerankerConfig, deps: LlmRerankerDe
     model: endpoint.model,
 
     async rerank(query: string, candidates: readonly RerankCandidate[], options: RerankOptions = {}): Promise<RerankOutcome> {
-      const started = performance.now();
+      const started = time.now();
       const ids = candidates.map((c) => c.id);
       if (new Set(ids).size !== ids.length) invalid('candidates', 'candidate ids must be unique');
       const queryHash = contentHash(query);
@@ -249,7 +261,7 @@ export function createLlmReranker(config: LlmRerankerConfig, deps: LlmRerankerDe
       let skipped: RerankOutcome['skipped'];
       if (pending.length > 0) {
         const { failures, stop } = await judge(
-          { wire, concurrency, timeoutMs, budgetMs: Math.max(0, timeoutMs - (performance.now() - started)) },
+          { wire, concurrency, timeoutMs, budgetMs: Math.max(0, timeoutMs - (time.now() - started)), scheduler: time },
           { query, pending, signal: options.signal, scores },
           {
             remember: (candidate, score) => cache.set(cacheKey(queryHash, candidate.id), score),
@@ -263,7 +275,7 @@ export function createLlmReranker(config: LlmRerankerConfig, deps: LlmRerankerDe
         skipped = summarise(pending, scores, failures, stop);
       }
       const order = orderByScores(ids, scores);
-      const tookMs = Math.round(performance.now() - started);
+      const tookMs = Math.round(time.now() - started);
       return skipped === undefined ? { order, scores, cached, tookMs } : { order, scores, skipped, cached, tookMs };
     },
 
@@ -282,6 +294,7 @@ interface JudgeLimits {
   readonly timeoutMs: number;
   /** What is left of `timeoutMs` for the requests. */
   readonly budgetMs: number;
+  readonly scheduler: Scheduler;
 }
 
 interface JudgeBatch {
@@ -319,7 +332,7 @@ async function judge(
     run.abort(failure.reason);
   };
   const onCallerAbort = (): void => halt({ reason: 'aborted', detail: 'the caller aborted' });
-  const timer = setTimeout(() => halt({ reason: 'timeout', detail: `no answer within ${limits.timeoutMs} ms` }), limits.budgetMs);
+  const cancelTimer = limits.scheduler.schedule(limits.budgetMs, () => halt({ reason: 'timeout', detail: `no answer within ${limits.timeoutMs} ms` }));
   batch.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const untrack = hooks.track(halt);
   if (batch.signal?.aborted === true) onCallerAbort();
@@ -345,7 +358,7 @@ async function judge(
     await Promise.race([Promise.all(workers), stopped]);
   } finally {
     open = false;
-    clearTimeout(timer);
+    cancelTimer();
     batch.signal?.removeEventListener('abort', onCallerAbort);
     untrack();
   }

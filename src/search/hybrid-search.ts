@@ -30,8 +30,17 @@ export interface HybridParams extends LexicalParams {
   readonly mode: Exclude<SearchMode, 'lexical'>;
   readonly fusion: FusionParams;
   readonly vectors: VectorSnapshot;
-  /** Query vectors for the given texts (the caller bounds its time; a failure is the caller's to report). */
-  readonly embedQueries: (texts: readonly string[]) => Promise<Float32Array[]>;
+  /**
+   * The query vectors, one per `vectorTexts(query)`, embedded by the caller before the search
+   * reads anything: the reads then run in one snapshot that no await holds open.
+   */
+  readonly queryVectors: readonly Float32Array[];
+}
+
+/** The texts a vector list embeds for `query`: the plain query, then its `vec:` and `hyde:` lines. */
+export function vectorTexts(query: string): string[] {
+  const subs = parseSubQueries(query);
+  return [...(subs.plain.trim() ? [subs.plain] : []), ...subs.vec, ...subs.hyde];
 }
 
 /** Words written as code (an inner capital, `_`, a digit): what the symbol list looks up. */
@@ -61,7 +70,7 @@ function symbolList(store: IndexStore, texts: readonly string[], depth: number):
  * is the lexical search's own file ranking), since summing flat RRF shares per file would favour
  * files with many middling chunks over the one with the best.
  */
-export async function hybridSearch(store: IndexStore, params: HybridParams): Promise<LexicalOutcome & { similarity: ReadonlyMap<string, number> }> {
+export function hybridSearch(store: IndexStore, params: HybridParams): LexicalOutcome & { similarity: ReadonlyMap<string, number> } {
   const subs = parseSubQueries(params.query);
   const { fusion, mode } = params;
   const keyOf = (c: { chunkId: number; path: string }): string => (params.files ? c.path : String(c.chunkId));
@@ -86,12 +95,11 @@ export async function hybridSearch(store: IndexStore, params: HybridParams): Pro
     const symbols = store.read(() => store.search.byChunkIds(symbolList(store, lexTexts, fusion.depth), filter));
     if (symbols.length > 0) lists.push({ list: 'symbol', weight: fusion.weights.symbol, keys: symbols.map((r) => offer(r.chunkId, r)) });
   }
-  const vecTexts = [...(subs.plain.trim() ? [subs.plain] : []), ...subs.vec, ...subs.hyde];
+  const vecTexts = vectorTexts(params.query);
   const similarity = new Map<string, number>();
   const filtered = filter.languages?.length || filter.contentTypes?.length || filter.pathMatch;
   if (vecTexts.length > 0) {
-    const vectors = await params.embedQueries(vecTexts);
-    vectors.forEach((v, i) => {
+    params.queryVectors.forEach((v, i) => {
       // filters need the chunk's row: over-fetch, then keep the first `depth` that pass
       const hits = params.vectors.index.search(v, filtered || params.files ? fusion.depth * 4 : fusion.depth);
       const cos = new Map(hits.map((h) => [h.id, h.score]));

@@ -18,7 +18,9 @@ const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_BUSY_SNAPSHO
 
 /** Maps SQLite failures to catalogue errors; anything else is rethrown as is. */
 export function translateSqliteError(err: unknown, db: string): unknown {
-  const code = (err as { code?: string }).code ?? '';
+  const raw = (err as { code?: unknown } | null)?.code;
+  // a DOMException (an AbortError, say) has a numeric code
+  const code = typeof raw === 'string' ? raw : '';
   if (CORRUPT_CODES.has(code) || code.startsWith('SQLITE_CORRUPT')) return new EngineError('DB_CORRUPT', { db }, { cause: err });
   if (BUSY_CODES.has(code) || code.startsWith('SQLITE_BUSY')) return new EngineError('DB_LOCKED', { db }, { cause: err });
   return err;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { statSync } from 'node:fs';
 import { EngineError } from '../core/errors.js';
 import { ChunkRepo } from './chunk-repo.js';
@@ -61,6 +62,71 @@ export class IndexStore {
       throw translateSqliteError(err, this.path);
     } finally {
       this.writes++;
+    }
+  }
+
+  /** The calls running inside this connection's open snapshot (a nested call joins it). */
+  private readonly inSnapshot = new AsyncLocalStorage<true>();
+  /** Resolves when the snapshot before the newest queued one has ended: snapshots on one connection take turns. */
+  private snapshotTail: Promise<void> = Promise.resolve();
+
+  /**
+   * Runs `fn`, awaits included, in one read transaction: every read sees the database as of the
+   * first one, whatever other connections commit meanwhile (WAL keeps that version for us). A
+   * call made inside `fn` joins the open snapshot; any other waits for it to end, since a
+   * connection has one transaction at a time. Use a connection no writer in this process uses:
+   * a write transaction started on it while the snapshot is open would nest inside it.
+   */
+  async snapshot<T>(fn: () => T | Promise<T>): Promise<T> {
+    if (this.inSnapshot.getStore()) return fn();
+    const before = this.snapshotTail;
+    let release!: () => void;
+    this.snapshotTail = new Promise<void>((r) => (release = r));
+    this.snapshots++;
+    try {
+      await before;
+      return await this.inSnapshot.run(true, () => this.inReadTransaction(fn));
+    } finally {
+      this.snapshots--;
+      release();
+    }
+  }
+
+  private snapshots = 0;
+
+  /** True while a snapshot is open or waiting on this connection (it must not be closed then). */
+  get busy(): boolean {
+    return this.snapshots > 0;
+  }
+
+  /** `snapshot` for synchronous reads: joins an open snapshot, else one read transaction around `fn`. */
+  snapshotSync<T>(fn: () => T): T {
+    if (this.db.inTransaction) return this.read(fn);
+    return this.inReadTransaction(fn) as T;
+  }
+
+  /** BEGIN (deferred: it stays a reader), `fn`, COMMIT; ROLLBACK when `fn` fails. */
+  private inReadTransaction<T>(fn: () => T | Promise<T>): T | Promise<T> {
+    const end = (sql: 'COMMIT' | 'ROLLBACK'): void => {
+      if (this.db.open && this.db.inTransaction) this.db.exec(sql);
+    };
+    const fail = (err: unknown): never => {
+      end('ROLLBACK');
+      throw translateSqliteError(err, this.path);
+    };
+    try {
+      this.db.exec('BEGIN');
+      const out = fn();
+      if (!(out instanceof Promise)) {
+        end('COMMIT');
+        return out;
+      }
+      return out.then((value) => {
+        end('COMMIT');
+        return value;
+      }, fail);
+    } catch (err) {
+      return fail(err);
     }
   }
 

@@ -190,8 +190,12 @@ export class WriterLock {
     const current = readOwner(this.path);
     if (current?.token !== this.owner.token) return;
     this.owner = { ...this.owner, heartbeatAt: Date.now() };
+    // written aside, then renamed over the lock: a reader never sees it empty or half written
+    // (writing in place truncates first, and `scry status` read "not watched" in that instant)
+    const next = `${this.path}.${process.pid}.beat`;
     try {
-      writeFileSync(this.path, JSON.stringify(this.owner));
+      writeFileSync(next, JSON.stringify(this.owner));
+      renameSync(next, this.path);
     } catch {
       // a failed heartbeat only risks being considered stale later
     }

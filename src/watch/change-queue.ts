@@ -1,3 +1,4 @@
+import type { Scheduler } from '../core/logger.js';
 /** Why a batch asks for a full incremental pass instead of naming paths. */
 export type RescanReason = 'storm' | 'ignore-rules' | 'watcher-error' | 'poll' | 'unknown-path';
 
@@ -10,13 +11,8 @@ export type ChangeBatch =
     }
   | { readonly kind: 'rescan'; readonly reason: RescanReason };
 
-/** Time and one-shot timers, injected so that the batching rules are tested without waiting. */
-export interface Scheduler {
-  /** Milliseconds on a monotonic clock. */
-  now(): number;
-  /** Runs `run` once after `delayMs`; the returned function cancels it. Must not keep the process alive. */
-  schedule(delayMs: number, run: () => void): () => void;
-}
+/** Time and one-shot timers (`core/logger.ts`); a watcher's must not keep the process alive. */
+export type { Scheduler } from '../core/logger.js';
 
 /** Real time: `performance.now()` and unref'd timeouts (the consumer decides what keeps the process up). */
 export const systemScheduler: Scheduler = {

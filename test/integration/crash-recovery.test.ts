@@ -30,6 +30,9 @@ describe('kill -9 in the middle of a pass', () => {
   });
   afterAll(() => t.cleanup());
 
+  // Three passes over 2,500 files and a CLI child: ~45 s alone on a loaded 2-core machine (the
+  // first pass took 21 s), so vitest's 60 s default timed it out under load. This bounds a wait on
+  // real work, and asserts nothing about time.
   it('leaves a consistent, searchable index, and the next pass resumes and completes', async () => {
     const root = join(t.dir, 'repo');
     const db = join(t.dir, 'index.db');
@@ -76,7 +79,7 @@ describe('kill -9 in the middle of a pass', () => {
     expect((await after.search('computeAlpha')).results).toHaveLength(0);
     expect((await after.search('marker_Beta_2499')).results[0]!.path).toBe('pkg19/module_2499.ts');
     after.close();
-  }, 180_000);
+  }, 240_000);
 });
 
 /** Rows of the files table and the stored root: equal means the index is the one it was. */

@@ -7,6 +7,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../helpers/wait.js';
 import type { IndexReport } from '../../../src/index.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { endpointFor, HandoffUnavailable, parseRequest, requestIndex, serveHandoff, type ServedRequest } from '../../../src/freshness/handoff.js';
@@ -159,7 +160,7 @@ describe('WriterLease', () => {
     while (arrived < 3) await new Promise((r) => setTimeout(r, 5));
     abandon.abort();
     await expect(first).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 50)); // the hang-up reaches the server
+    await waitFor('the hang-up to reach the server', () => lease.queued === 2);
     // requests arrive in any order; the abandoned one is never handed out
     const taken = [lease.takeRequest(), lease.takeRequest()];
     expect(taken.map((s) => s?.request.paths?.[0]).sort()).toEqual(['kept.ts', 'late.ts']);

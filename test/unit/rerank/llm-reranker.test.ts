@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LlmEndpointConfig } from '../../../src/config/schema.js';
 import { isEngineError } from '../../../src/core/errors.js';
-import type { Clock } from '../../../src/core/logger.js';
+import type { Clock, Scheduler } from '../../../src/core/logger.js';
 import { buildRerankPrompt, LLM_PROMPT_LIMITS, parseScore } from '../../../src/rerank/llm-prompt.js';
 import { createLlmReranker } from '../../../src/rerank/llm-reranker.js';
 import type { LlmRerankerDeps } from '../../../src/rerank/llm-reranker.js';
@@ -42,6 +42,32 @@ function judgeExcept(id: string, action: ChatAction): (r: ChatRequest) => ChatAc
 function fakeClock(start = 1_000_000): Clock & { advance(ms: number): void } {
   let now = start;
   return { now: () => now, advance: (ms) => void (now += ms) };
+}
+
+/** A scheduler whose time moves only when told: timers due by then run in `advance`. */
+function fakeScheduler(): Scheduler & { advance(ms: number): void; delays: number[]; pending(): number } {
+  let now = 0;
+  const timers = new Set<{ at: number; run: () => void }>();
+  const delays: number[] = [];
+  return {
+    now: () => now,
+    schedule(delayMs, run) {
+      delays.push(delayMs);
+      const timer = { at: now + delayMs, run };
+      timers.add(timer);
+      return () => void timers.delete(timer);
+    },
+    advance(ms) {
+      now += ms;
+      for (const t of [...timers]) {
+        if (t.at > now) continue;
+        timers.delete(t);
+        t.run();
+      }
+    },
+    delays,
+    pending: () => timers.size,
+  };
 }
 
 let openai: ChatServer;
@@ -247,35 +273,63 @@ describe('deadline and abort', () => {
   it('resolves at timeoutMs when the server hangs, aborting in-flight requests and keeping what was scored', async () => {
     openai.respond = judgeExcept('c', { hang: true });
     const abandonedBefore = openai.abandoned;
-    const started = performance.now();
-    const outcome = await reranker({}, { timeoutMs: 250 }).rerank('q', [candidate('a'), candidate('b'), candidate('c'), candidate('d', MARK)]);
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(240);
-    expect(elapsed).toBeLessThan(1000);
+    const time = fakeScheduler();
+    // the deadline fires once the three answers are in (a fetch that has read its body is answered)
+    let answered = 0;
+    const counting: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const body = await res.text();
+      answered++;
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+    const pending = reranker({}, { timeoutMs: 250 }, { fetch: counting, scheduler: time }).rerank('q', [candidate('a'), candidate('b'), candidate('c'), candidate('d', MARK)]);
+    expect(time.delays).toEqual([250]);
+    await expect.poll(() => answered, { timeout: 30_000, interval: 5 }).toBe(3);
+    time.advance(250);
+    const outcome = await pending;
     // a, b (1) and d (9) were judged and fill slots 0, 1, 3; c keeps slot 2.
     expect(outcome.order).toEqual(['d', 'a', 'c', 'b']);
     expect(outcome.skipped).toEqual({ reason: 'timeout', candidates: 1, detail: 'no answer within 250 ms' });
-    await expect.poll(() => openai.abandoned - abandonedBefore, { timeout: 500, interval: 10 }).toBe(1);
+    expect(outcome.tookMs).toBe(250);
+    await expect.poll(() => openai.abandoned - abandonedBefore, { timeout: 30_000, interval: 10 }).toBe(1);
+  });
+
+  it('budgets what the cache check left: the timer gets timeoutMs minus the time already spent', async () => {
+    const time = fakeScheduler();
+    // each reading of the clock costs 40 ms: the budget is read after the start
+    const slowClock = { ...time, now: () => (time.advance(40), time.now()) };
+    const never: typeof fetch = () => new Promise<Response>(() => {});
+    const r = reranker({}, { timeoutMs: 150 }, { fetch: never, scheduler: slowClock });
+    const pending = r.rerank('q', [candidate('a'), candidate('b')]);
+    expect(time.delays).toEqual([110]);
+    time.advance(110);
+    const outcome = await pending;
+    expect(outcome.order).toEqual(['a', 'b']);
+    expect(outcome.skipped).toMatchObject({ reason: 'timeout', candidates: 2 });
+    expect(outcome.tookMs).toBe(40 + 110 + 40);
   });
 
   it('resolves at the deadline even with a fetch that ignores its signal', async () => {
+    const time = fakeScheduler();
     const never: typeof fetch = () => new Promise<Response>(() => {});
-    const started = performance.now();
-    const outcome = await reranker({}, { timeoutMs: 150 }, { fetch: never }).rerank('q', [candidate('a'), candidate('b')]);
-    expect(performance.now() - started).toBeLessThan(1000);
+    const pending = reranker({}, { timeoutMs: 150 }, { fetch: never, scheduler: time }).rerank('q', [candidate('a'), candidate('b')]);
+    time.advance(150);
+    const outcome = await pending;
     expect(outcome.order).toEqual(['a', 'b']);
     expect(outcome.skipped).toMatchObject({ reason: 'timeout', candidates: 2 });
   });
 
-  it('stops promptly when the caller aborts', async () => {
+  it('stops when the caller aborts (its deadline never fires here: the fake timer is not advanced)', async () => {
     openai.respond = () => ({ hang: true });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 30);
-    const started = performance.now();
-    const outcome = await reranker({}, { timeoutMs: 5000 }).rerank('q', [candidate('a'), candidate('b', MARK)], { signal: ac.signal });
-    expect(performance.now() - started).toBeLessThan(1000);
+    const time = fakeScheduler();
+    const pending = reranker({}, { timeoutMs: 5000 }, { scheduler: time }).rerank('q', [candidate('a'), candidate('b', MARK)], { signal: ac.signal });
+    await expect.poll(() => openai.requests.length, { timeout: 30_000, interval: 5 }).toBeGreaterThan(0);
+    ac.abort();
+    const outcome = await pending;
     expect(outcome.order).toEqual(['a', 'b']);
     expect(outcome.skipped).toMatchObject({ reason: 'aborted', candidates: 2 });
+    expect(time.pending()).toBe(0); // the deadline's timer was cancelled
   });
 
   it('sends nothing when the signal is already aborted', async () => {

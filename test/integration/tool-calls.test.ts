@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createEngine, type Engine } from '../../../src/index.js';
-import { TOOLS } from '../../../src/tools/catalog.js';
-import type { Envelope } from '../../../src/tools/envelope.js';
-import { runTool } from '../../../src/tools/run-tool.js';
-import type * as RunToolModule from '../../../src/tools/run-tool.js';
-import type { ToolContext } from '../../../src/tools/tool.js';
+import { createEngine, type Engine } from '../../src/index.js';
+import { TOOLS } from '../../src/tools/catalog.js';
+import type { Envelope } from '../../src/tools/envelope.js';
+import { runTool } from '../../src/tools/run-tool.js';
+import type * as RunToolModule from '../../src/tools/run-tool.js';
+import type { ToolContext } from '../../src/tools/tool.js';
 import {
   MAX_CALLS_PER_TURN,
   MAX_TOOL_CALL_CHARS,
@@ -16,11 +16,11 @@ import {
   runToolCalls,
   type CanonicalToolCall,
   type ToolCallResult,
-} from '../../../src/tools/tool-calls.js';
-import { isolatedEnv, tempDir, writeTree } from '../../helpers/temp.js';
+} from '../../src/tools/tool-calls.js';
+import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
 
 // runTool stays the real one; the spy proves whether anything reached the execution path
-vi.mock('../../../src/tools/run-tool.js', async (importOriginal) => {
+vi.mock('../../src/tools/run-tool.js', async (importOriginal) => {
   const actual = await importOriginal<typeof RunToolModule>();
   return { ...actual, runTool: vi.fn(actual.runTool) };
 });

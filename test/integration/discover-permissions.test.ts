@@ -8,12 +8,12 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCandidate } from '../../../src/discover/read.js';
-import { makeTempDir, removeDir, runWalk, writeTree } from './walk-helpers.js';
+import { readCandidate } from '../../src/discover/read.js';
+import { makeTempDir, removeDir, runWalk, writeTree } from '../unit/discover/walk-helpers.js';
 
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * Can `nobody` reach this checkout's sources and tsx at all? Not when the checkout sits under a

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir, runWalk } from './walk-helpers.js';
+import { makeTempDir, removeDir, runWalk } from '../unit/discover/walk-helpers.js';
 
 const DIR_NAMES = ['a', 'b', 'c d', 'é', '日本', 'tmp', 'sub', 'keep'];
 const FILE_NAMES = ['x.log', 'keep.log', 'root-only', 'y.txt', 'b', 'a.md', 'ü ö.ts', 'tmp', 'notes', '.hidden'];

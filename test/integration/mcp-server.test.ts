@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { mkdirSync } from 'node:fs';
-import { createEngine, type Engine, type IndexWatch } from '../../../src/index.js';
-import { REFRESHING_WARNING } from '../../../src/mcp/freshness-warnings.js';
-import { createScryServer, type ScryServerOptions } from '../../../src/mcp/server.js';
-import { TOOLS, toolsFor } from '../../../src/tools/catalog.js';
-import { writeSmallRepo } from '../../helpers/fixture-repo.js';
-import { callFor, expectToolResult } from '../../helpers/mcp-tool-calls.js';
-import { isolatedEnv, tempDir } from '../../helpers/temp.js';
+import { createEngine, type Engine, type IndexWatch } from '../../src/index.js';
+import { REFRESHING_WARNING } from '../../src/mcp/freshness-warnings.js';
+import { createScryServer, type ScryServerOptions } from '../../src/mcp/server.js';
+import { TOOLS, toolsFor } from '../../src/tools/catalog.js';
+import { writeSmallRepo } from '../helpers/fixture-repo.js';
+import { callFor, expectToolResult } from '../helpers/mcp-tool-calls.js';
+import { isolatedEnv, tempDir } from '../helpers/temp.js';
 
 async function connect(options: Omit<ScryServerOptions, 'version'>): Promise<{ client: Client; close: () => Promise<void> }> {
   const server = createScryServer({ version: '0.0.0-test', ...options });

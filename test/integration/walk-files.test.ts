@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCandidate } from '../../../src/discover/read.js';
-import { makeTempDir, removeDir, runWalk, writeTree } from './walk-helpers.js';
+import { readCandidate } from '../../src/discover/read.js';
+import { makeTempDir, removeDir, runWalk, writeTree } from '../unit/discover/walk-helpers.js';
 
 const PRIVATE_KEY = '-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n';
 const dirs: string[] = [];

@@ -3,8 +3,12 @@ import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WriterLock, isStale } from '../../../src/store/writer-lock.js';
-import { tempDir } from '../../helpers/temp.js';
+import { WriterLock, isStale } from '../../src/store/writer-lock.js';
+import { fileURLToPath } from 'node:url';
+import { startScript } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
+
+const BEATER = fileURLToPath(new URL('../helpers/lock-beater.ts', import.meta.url));
 
 /** A pid that certainly belongs to no live process: a child that has already exited. */
 function deadPid(): number {
@@ -99,4 +103,26 @@ describe('WriterLock', () => {
     await expect(waiting).rejects.toThrow('stop');
     a.release();
   });
+
+  it('never shows a reader a torn lock file while its owner heartbeats (the heartbeat replaces the file whole)', async () => {
+    const path = join(t.dir, 'beat.lock');
+    const child = startScript(BEATER, [path], { cwd: t.dir, env: {} });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (c: Buffer) => c.toString().includes('ready') && resolve());
+        child.once('exit', (code) => reject(new Error(`the beater exited (${code})`)));
+      });
+      const reader = new WriterLock(path);
+      let torn = 0;
+      // bounded by count: ~20 000 reads span many heartbeats of 1 ms
+      for (let i = 0; i < 20_000; i++) {
+        if (reader.peek() === undefined) torn++;
+        if (i % 500 === 0) await new Promise((r) => setImmediate(r));
+      }
+      expect(torn).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
 });
+

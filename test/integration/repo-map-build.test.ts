@@ -7,11 +7,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, EngineError, loadTokenCounter, type Engine, type RepoMapOptions } from '../../../src/index.js';
-import { backdate } from '../../helpers/fixture-repo.js';
-import { isolatedEnv, tempDir, writeTree } from '../../helpers/temp.js';
+import { createEngine, EngineError, loadTokenCounter, type Engine, type RepoMapOptions } from '../../src/index.js';
+import { backdate } from '../helpers/fixture-repo.js';
+import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
 
-const GOLDEN = fileURLToPath(new URL('../../golden/repo-map/small-repo.txt', import.meta.url));
+const GOLDEN = fileURLToPath(new URL('../golden/repo-map/small-repo.txt', import.meta.url));
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 const MAP_REPO: Record<string, string> = {
@@ -97,7 +97,7 @@ describe('repo map of a small repository', () => {
       writeFileSync(GOLDEN, actual);
       return;
     }
-    const fix = 'run `UPDATE_GOLDEN=1 npx vitest run test/unit/context/repo-map.test.ts` and review the diff';
+    const fix = 'run `UPDATE_GOLDEN=1 npx vitest run test/integration/repo-map-build.test.ts` and review the diff';
     if (!existsSync(GOLDEN)) throw new Error(`missing ${GOLDEN}: ${fix}`);
     expect(actual, `the repo map changed: ${fix}`).toBe(readFileSync(GOLDEN, 'utf8'));
   });

@@ -3,9 +3,9 @@ import Database from 'better-sqlite3';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../../src/index.js';
-import { backdate, writeSmallRepo } from '../../helpers/fixture-repo.js';
-import { isolatedEnv, tempDir, writeTree } from '../../helpers/temp.js';
+import { createEngine, type Engine } from '../../src/index.js';
+import { backdate, writeSmallRepo } from '../helpers/fixture-repo.js';
+import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
 
 describe('engine.index({ rebuild: true })', () => {
   let t: ReturnType<typeof tempDir>;

@@ -2,10 +2,10 @@
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type EngineError } from '../../../src/index.js';
-import { IndexStore } from '../../../src/store/index-store.js';
-import { backdate, writeSmallRepo } from '../../helpers/fixture-repo.js';
-import { isolatedEnv, tempDir, writeTree } from '../../helpers/temp.js';
+import { createEngine, type EngineError } from '../../src/index.js';
+import { IndexStore } from '../../src/store/index-store.js';
+import { backdate, writeSmallRepo } from '../helpers/fixture-repo.js';
+import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
 
 describe('createEngine({ root, db }) against the root stored in db', () => {
   let t: ReturnType<typeof tempDir>;

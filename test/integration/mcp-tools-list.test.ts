@@ -10,11 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
-import { createEngine, loadTokenCounter, type Engine } from '../../../src/index.js';
-import { createScryServer } from '../../../src/mcp/server.js';
-import { isolatedEnv, tempDir } from '../../helpers/temp.js';
+import { createEngine, loadTokenCounter, type Engine } from '../../src/index.js';
+import { createScryServer } from '../../src/mcp/server.js';
+import { isolatedEnv, tempDir } from '../helpers/temp.js';
 
-const GOLDEN = fileURLToPath(new URL('../../golden/tools/tools-list.json', import.meta.url));
+const GOLDEN = fileURLToPath(new URL('../golden/tools/tools-list.json', import.meta.url));
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 /**
  * o200k tokens of the compact JSON of `tools/list` under the default (stage) policy, without the
@@ -62,7 +62,7 @@ describe('tools/list', () => {
       writeFileSync(GOLDEN, actual);
       return;
     }
-    const fix = 'run `UPDATE_GOLDEN=1 npx vitest run test/unit/mcp/tools-list.test.ts` and review the diff of test/golden/tools/tools-list.json';
+    const fix = 'run `UPDATE_GOLDEN=1 npx vitest run test/integration/mcp-tools-list.test.ts` and review the diff of test/golden/tools/tools-list.json';
     if (!existsSync(GOLDEN)) throw new Error(`missing ${GOLDEN}: ${fix}`);
     expect(actual, `tools/list changed (a tool, a description or an argument schema): ${fix}`).toBe(readFileSync(GOLDEN, 'utf8'));
   });
