@@ -1,7 +1,7 @@
 // The public library API of scry. Any new export added here becomes public API: named exports
 // only, and the export list is pinned by test/unit/public-api.test.ts.
 export { createEngine } from './engine/engine.js';
-export type { Engine, EngineOptions, IndexOptions, SearchOptions, SymbolOptions, ReferenceOptions, WatchOptions, IndexWatch } from './engine/engine.js';
+export type { Engine, EngineOptions, IndexOptions, SearchOptions, SymbolOptions, ReferenceOptions, WatchOptions, IndexWatch } from './engine/engine-api.js';
 export type { Freshness, LastPass, PassReason, WatcherInfo } from './freshness/freshness.js';
 export type { WatchEvent } from './freshness/keeper.js';
 export type { StatusReport } from './engine/status.js';
@@ -28,19 +28,19 @@ export type { DryRunReport, DirectoryTotal } from './indexer/dry-run.js';
 export type { SearchResponse, SearchResult, SearchMeta } from './search/search-result.js';
 export { MARK_OPEN, MARK_CLOSE } from './search/snippet.js';
 export { MAX_QUERY_BYTES } from './search/query-parse.js';
-export type { ListFilesOptions, FileListing, SimilarOptions, SymbolDefinition } from './engine/engine.js';
+export type { ListFilesOptions, FileListing, SimilarOptions, SymbolDefinition } from './engine/engine-api.js';
 export type { ReadFileOptions, FileSlice } from './workspace/files.js';
 export type { ListedFile } from './store/file-repo.js';
 export { formatSymbolId, parseSymbolId } from './search/symbol-id.js';
 export type { ParsedSymbolId } from './search/symbol-id.js';
 export { loadTokenCounter, estimateTokens } from './context/tokens.js';
 export type { TokenCounter } from './context/tokens.js';
-export type { ApplyChangeOptions, MintTokenOptions } from './engine/engine.js';
+export type { ApplyChangeOptions, MintTokenOptions } from './engine/engine-api.js';
 export type { ChangeRequest, ProposedChange, AppliedChange, ChangedFile } from './workspace/change.js';
 export type { TextEdit } from './workspace/text-edits.js';
 export type { FileStatus } from './workspace/unified-diff.js';
 export type { TextSearchOptions, TextSearchResult, TextMatch } from './search/text-search.js';
-export type { RepoMapOptions, ContextOptions, TaskContext } from './engine/engine.js';
+export type { RepoMapOptions, ContextOptions, TaskContext } from './engine/engine-api.js';
 export type { RepoMap, RepoMapFile, RepoMapSymbol, RepoMapRole } from './context/repo-map.js';
 export { buildContextPack, DEFAULT_ALLOCATIONS, DEFAULT_BUDGET } from './context/context-pack.js';
 export type { Allocations, ContextPack, ContextPackInput, ContextPackOptions, OmittedItem, OmitReason } from './context/context-pack.js';

@@ -5,6 +5,7 @@
  * (both directions) by Adagrad, sparse: only the rows a batch touches move. Float32 throughout.
  */
 import type { Features } from '../src/embed/builtin/tokenize.js';
+import { prng as rng } from '../bench/stats.js';
 
 export interface NbowParams {
   readonly rows: number;
@@ -15,17 +16,8 @@ export interface NbowParams {
   readonly logWc: Float32Array;
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG the benches use (mulberry32). */
+export { rng };
 
 export function initParams(rows: number, dims: number, idf: Float32Array, seed: number): NbowParams {
   const rand = rng(seed);

@@ -37,12 +37,8 @@ import { buildTaskContext } from './context-builder.js';
 import { statusReport, type StatusReport } from './status.js';
 import { SemanticLayer } from './semantic.js';
 import { ReadConnection } from './read-connection.js';
+import { watchHandle } from './watch-handle.js';
 import type {
-  ApplyChangeOptions, ContextOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
-  ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, TaskContext, WatchOptions,
-} from './engine-api.js';
-
-export type {
   ApplyChangeOptions, ContextOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
   ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, TaskContext, WatchOptions,
 } from './engine-api.js';
@@ -175,18 +171,9 @@ class EngineImpl implements Engine {
     });
     this.keeper = keeper;
     await keeper.start();
-    return {
-      get role() {
-        return keeper.role;
-      },
-      freshness: () => keeper.freshness(),
-      ready: (o) => keeper.ready(o),
-      idle: () => keeper.idle(),
-      close: async () => {
-        await keeper.close();
-        if (this.keeper === keeper) this.keeper = undefined;
-      },
-    };
+    return watchHandle(keeper, () => {
+      if (this.keeper === keeper) this.keeper = undefined;
+    });
   }
 
   freshness(): Freshness {

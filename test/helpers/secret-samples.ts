@@ -6,18 +6,10 @@
  */
 
 import { GENERIC_STOPWORDS } from '../../src/discover/secret-stopwords.js';
+import { prng as seededRandom } from '../../bench/stats.js';
 
-/** A small seeded PRNG (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG the benches use (mulberry32). */
+export { seededRandom };
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWYZ';
 const LOWER = 'abcdefghijklmnopqrstuvwyz';
