@@ -35,7 +35,7 @@ export function envelopeSchema(data: z.ZodType): z.ZodType {
   return z.object({ ok: z.boolean(), data: z.union([data, errorDataSchema]), error: z.enum(TOOL_ERROR_CODES as [string, ...string[]]).nullable(), meta: metaSchema });
 }
 
-/** A search hit (search-tools.ts `ToolHit`). */
+/** A search hit (render/search-text.ts `ToolHit`). */
 export const hitSchema = z.looseObject({
   path: z.string(),
   start_line: z.number().int(),

@@ -1,23 +1,8 @@
 import { z } from 'zod';
 import type { SearchResponse, SearchResult } from '../index.js';
 import { hitSchema } from './output-schema.js';
-import { renderHits } from './render/search-text.js';
+import { renderHits, type ToolHit } from './render/search-text.js';
 import { defineTool, limitArg, type ToolDefinition } from './tool.js';
-
-/** A search result as agents get it: snake_case, nulls left out, score rounded. */
-export interface ToolHit {
-  readonly path: string;
-  readonly start_line: number;
-  readonly end_line: number;
-  readonly score: number;
-  readonly language: string;
-  readonly kind: string;
-  readonly symbol?: string;
-  readonly container?: string;
-  readonly signature?: string;
-  readonly snippet: string;
-  readonly chunk_hash: string;
-}
 
 export function toHit(r: SearchResult): ToolHit {
   return {

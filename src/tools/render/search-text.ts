@@ -1,6 +1,7 @@
 import { count, fenced, fenceTag, quoted, span, type TextDoc } from './text-doc.js';
 
-interface Hit {
+/** A search result as agents get it: snake_case, nulls left out, score rounded (search-tools.ts `toHit`). */
+export interface ToolHit {
   readonly path: string;
   readonly start_line: number;
   readonly end_line: number;
@@ -15,7 +16,7 @@ interface Hit {
 }
 
 interface HitsData {
-  readonly results: readonly Hit[];
+  readonly results: readonly ToolHit[];
   readonly mode: string;
   readonly terms: readonly string[];
 }
@@ -27,7 +28,7 @@ interface HitsData {
 const asCode = (snippet: string): string => snippet.replace(/[«»]/g, '');
 
 /** `src/a.ts:10-20  Store.open (method, score 0.812)`, the signature, then the snippet in a fence. */
-function hitBlock(hit: Hit, rank: number): string {
+function hitBlock(hit: ToolHit, rank: number): string {
   const name = hit.symbol ? `  ${hit.container ? `${hit.container}.` : ''}${hit.symbol}` : '';
   const lines = [`${rank}. ${span(hit.path, hit.start_line, hit.end_line)}${name} (${hit.kind}, score ${hit.score})`];
   const code = asCode(hit.snippet);
