@@ -67,30 +67,33 @@ export function createChatClient(endpoint: ChatEndpoint, deps: ChatClientDeps = 
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
   const doFetch = deps.fetch ?? globalThis.fetch;
 
-  const post = async (url: URL, body: unknown, signal: AbortSignal | undefined, what: string): Promise<{ res: Response; timeout: AbortSignal; all: AbortSignal }> => {
+  /** Sends one request; the caller disposes the guard once the body is read. */
+  const post = async (url: URL, body: unknown, signal: AbortSignal | undefined, what: string): Promise<{ res: Response; guard: RequestGuard }> => {
     if (signal?.aborted) throw new EngineError('CANCELLED', { what });
-    const timeout = AbortSignal.timeout(endpoint.timeoutMs);
-    const all = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const guard = new RequestGuard(signal, endpoint.timeoutMs);
     let res: Response;
     try {
-      res = await doFetch(url.href, { method: 'POST', headers: { ...headers, accept: 'application/json' }, body: JSON.stringify(body), signal: all, redirect: 'manual' });
+      res = await doFetch(url.href, { method: 'POST', headers: { ...headers, accept: 'application/json' }, body: JSON.stringify(body), signal: guard.signal, redirect: 'manual' });
+      if (!res.ok) throw new EngineError('LLM_FAILED', { url: url.href, reason: await httpDetail(res) });
     } catch (err) {
-      throw failure(err, url, signal, timeout, what);
+      guard.dispose();
+      throw failure(err, url, signal, guard, what);
     }
-    if (!res.ok) throw new EngineError('LLM_FAILED', { url: url.href, reason: await httpDetail(res) });
-    return { res, timeout, all };
+    return { res, guard };
   };
 
   return {
     url: chatUrl.href,
     async chat(request) {
       const body = chatBody(endpoint.api, endpoint.model, request.messages, request.preset, request.tools);
-      const { res, timeout } = await post(chatUrl, body, request.signal, 'the model request');
+      const { res, guard } = await post(chatUrl, body, request.signal, 'the model request');
       let text: string;
       try {
-        text = await readBounded(res, CHAT_REPLY_MAX_BYTES);
+        text = await readBounded(res, CHAT_REPLY_MAX_BYTES, guard.signal);
       } catch (err) {
-        throw failure(err, chatUrl, request.signal, timeout, 'the model request');
+        throw failure(err, chatUrl, request.signal, guard, 'the model request');
+      } finally {
+        guard.dispose();
       }
       let json: unknown;
       try {
@@ -104,26 +107,26 @@ export function createChatClient(endpoint: ChatEndpoint, deps: ChatClientDeps = 
     },
     async complete(request) {
       const body = completeBody(endpoint.api, endpoint.completionModel ?? endpoint.model, request.prompt, request.preset);
-      const { res, timeout } = await post(completeUrl, body, request.signal, 'the completion');
+      const { res, guard } = await post(completeUrl, body, request.signal, 'the completion');
       const matcher = new StopMatcher(request.preset.stop);
       const emit = (t: string): void => {
         if (t !== '') request.onText?.(t);
       };
       try {
-        for await (const line of lines(res)) {
+        for await (const line of lines(res, guard.signal)) {
           const event = readStreamLine(endpoint.api, line);
           if (event === undefined) continue;
           if ('error' in event) throw new EngineError('LLM_BAD_OUTPUT', { reason: event.error });
           emit(matcher.push(event.text));
           if (matcher.stopped || event.done) {
-            await res.body?.cancel().catch(() => undefined);
             emit(matcher.flush());
             return { text: matcher.text, finish: 'stop' };
           }
         }
       } catch (err) {
-        if (err instanceof EngineError) throw err;
-        throw failure(err, completeUrl, request.signal, timeout, 'the completion');
+        throw failure(err, completeUrl, request.signal, guard, 'the completion');
+      } finally {
+        guard.dispose();
       }
       emit(matcher.flush());
       return { text: matcher.text, finish: 'length' };
@@ -131,22 +134,75 @@ export function createChatClient(endpoint: ChatEndpoint, deps: ChatClientDeps = 
   };
 }
 
-function failure(err: unknown, url: URL, signal: AbortSignal | undefined, timeout: AbortSignal, what: string): EngineError {
+/**
+ * One request's signal: aborted by the caller's signal or by the time limit, whichever comes
+ * first; `dispose` clears the timer and the listener once the body is read, so a finished
+ * request keeps neither the process nor the caller's signal busy.
+ */
+class RequestGuard {
+  private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onAbort = (): void => this.controller.abort(this.caller?.reason);
+  timedOut = false;
+
+  constructor(
+    private readonly caller: AbortSignal | undefined,
+    timeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new Error('timeout'));
+    }, timeoutMs);
+    caller?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.caller?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+function failure(err: unknown, url: URL, signal: AbortSignal | undefined, guard: RequestGuard, what: string): EngineError {
   if (err instanceof EngineError) return err;
   if (signal?.aborted) return new EngineError('CANCELLED', { what });
-  if (timeout.aborted) return new EngineError('LLM_FAILED', { url: url.href, reason: 'no reply within llm.timeoutMs' });
+  if (guard.timedOut) return new EngineError('LLM_FAILED', { url: url.href, reason: 'no reply within llm.timeoutMs' });
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   const reason = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
   return new EngineError('LLM_FAILED', { url: url.href, reason }, { cause: err });
 }
 
-/** The body's lines as they arrive (the last one may lack its newline). */
-async function* lines(res: Response): AsyncGenerator<string> {
+/**
+ * The body's lines as they arrive (the last one may lack its newline). The signal cancels the
+ * read in flight (fetch's own signal does not reach a body already being streamed), and a
+ * cancelled read throws its reason.
+ */
+async function* lines(res: Response, signal: AbortSignal): AsyncGenerator<string> {
   if (res.body === null) return;
+  const reader = res.body.getReader();
+  const cancel = (): void => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', cancel, { once: true });
   const decoder = new TextDecoder();
   let pending = '';
   let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+  try {
+    for (;;) {
+      const { done, value: chunk } = await reader.read();
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+      yield* split(chunk);
+    }
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    cancel(); // a caller that stops early (a stop sequence) closes the connection
+  }
+  pending += decoder.decode();
+  if (pending !== '') yield pending;
+
+  function* split(chunk: Uint8Array): Generator<string> {
     size += chunk.byteLength;
     if (size > CHAT_REPLY_MAX_BYTES) throw new EngineError('LLM_BAD_OUTPUT', { reason: `the stream is larger than ${CHAT_REPLY_MAX_BYTES} bytes` });
     pending += decoder.decode(chunk, { stream: true });
@@ -157,18 +213,27 @@ async function* lines(res: Response): AsyncGenerator<string> {
       nl = pending.indexOf('\n');
     }
   }
-  pending += decoder.decode();
-  if (pending !== '') yield pending;
 }
 
-async function readBounded(res: Response, limit: number): Promise<string> {
+async function readBounded(res: Response, limit: number, signal?: AbortSignal): Promise<string> {
   if (res.body === null) return '';
+  const reader = res.body.getReader();
+  const cancel = (): void => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener('abort', cancel, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) throw new EngineError('LLM_BAD_OUTPUT', { reason: `the reply is larger than ${limit} bytes` });
-    chunks.push(chunk);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal?.aborted) throw signal.reason;
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw new EngineError('LLM_BAD_OUTPUT', { reason: `the reply is larger than ${limit} bytes` });
+      chunks.push(value);
+    }
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+    cancel();
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
