@@ -21,6 +21,7 @@ export function parseCitations(text: string): LineSpan[] {
   const seen = new Set<string>();
   const re = /([A-Za-z0-9_@~+\-./\\[\]]*[A-Za-z0-9_-][./][A-Za-z0-9_@+\-./\\]*):(\d{1,7})(?:\s*[-–]\s*(\d{1,7}))?/g;
   for (const m of text.matchAll(re)) {
+    if (text[m.index - 1] === ':') continue; // the host:port of a URL (`https://host:443`)
     const path = m[1]!.replace(/^[[(`'"]+/, '').replace(/^\.\//, '');
     const startLine = Number(m[2]);
     const endLine = m[3] === undefined ? startLine : Number(m[3]);

@@ -86,7 +86,7 @@ export async function textAround(ctx: Omit<ToolContext, 'writePolicy'>, cursor: 
   return { language: before.language, prefix, suffix, column };
 }
 
-/** Identifiers of a text, most recent first, without repeats or keywords-length noise. */
+/** Identifiers of a text (3+ characters), last first, without repeats: the words of a retrieval query. */
 export function identifiersOf(text: string, max = 24): string[] {
   const words = text.match(/[A-Za-z_$][A-Za-z0-9_$]{2,}/g) ?? [];
   const out: string[] = [];
@@ -120,7 +120,8 @@ export async function completeAtCursor(opts: CompleteOptions): Promise<Completio
   for (let round = 1; round <= total; round++) {
     const words = round === 1 ? identifiersOf(near) : identifiersOf(`${rounds[0]!.text}\n${near}`);
     const query = words.length > 0 ? words.join(' ') : opts.cursor.path;
-    const found = await retrieveEvidence({ query, task: 'complete', current: { path: opts.cursor.path, line: opts.cursor.line }, tokens: 2000, maxChunks: 6 }, ctx);
+    const draft = round === 1 ? undefined : rounds[0]!.text;
+    const found = await retrieveEvidence({ query, task: 'complete', draft, current: { path: opts.cursor.path, line: opts.cursor.line }, tokens: 2000, maxChunks: 6 }, ctx);
     // the draft's round puts its own finds first: they are what the draft means to use
     evidence = round === 1 ? found.evidence.filter(notHere) : mergeEvidence(found.evidence.filter(notHere), evidence);
     const prompt = renderFimWithContext({ path: opts.cursor.path, language: around.language, prefix: around.prefix, suffix: around.suffix, evidence, counter: opts.counter, maxTokens: opts.maxTokens });

@@ -2,9 +2,9 @@
  * The one seam through which the agent surfaces (MCP prompts, `scry ask`, `scry complete`) get
  * repository evidence: a `retrieve_context` call through `runTool`, the same path a model's own
  * tool call takes, turned into the prompt templates' `Evidence`. A task (`fix`, `test`,
- * `refactor`, `explain`, `qa`, `complete`) is passed on when the catalogue's `retrieve_context`
- * takes one (task-aware retrieval, issue 20), and left out otherwise, so this module does not
- * change when that argument arrives.
+ * `refactor`, `explain`, `qa`, `complete`) and a model's draft are passed on when the
+ * catalogue's `retrieve_context` takes them (task-aware and iterative retrieval, issue 20), and
+ * left out otherwise, so this module does not change when those arguments arrive.
  */
 import { EngineError, ERROR_CODES, type ErrorCode, type Evidence } from '../index.js';
 import { runTool, TOOLS, type Envelope, type ToolContext } from '../tools/index.js';
@@ -21,6 +21,8 @@ export interface EvidenceRequest {
   readonly tokens?: number | undefined;
   /** Most pieces (1–20); default the tool's (8). */
   readonly maxChunks?: number | undefined;
+  /** A model's draft (round 2 of iterative retrieval); forwarded when `retrieve_context` takes `draft`. */
+  readonly draft?: string | undefined;
 }
 
 /** The evidence found, best first, and the envelope it came from (for transcripts). */
@@ -35,17 +37,18 @@ export interface EvidenceResult {
 
 const CITE = /^(.*):(\d+)-(\d+)$/;
 
-/** True when the catalogue's `retrieve_context` declares a `task` argument. */
-export function retrieveTakesTask(): boolean {
+/** True when the catalogue's `retrieve_context` declares the argument. */
+export function retrieveTakes(argument: 'task' | 'draft'): boolean {
   const tool = TOOLS.find((t) => t.name === 'retrieve_context');
-  return tool !== undefined && Object.prototype.hasOwnProperty.call(tool.input, 'task');
+  return tool !== undefined && Object.prototype.hasOwnProperty.call(tool.input, argument);
 }
 
 /** `retrieve_context` arguments for a request. */
 export function retrieveArgs(request: EvidenceRequest): Record<string, unknown> {
   return {
     query: request.query,
-    ...(request.task !== undefined && retrieveTakesTask() ? { task: request.task } : {}),
+    ...(request.task !== undefined && retrieveTakes('task') ? { task: request.task } : {}),
+    ...(request.draft !== undefined && request.draft.trim() !== '' && retrieveTakes('draft') ? { draft: request.draft.slice(0, 16_384) } : {}),
     ...(request.current ? { current_path: request.current.path, ...(request.current.line !== undefined ? { current_line: request.current.line } : {}) } : {}),
     ...(request.tokens !== undefined ? { tokens: request.tokens } : {}),
     ...(request.maxChunks !== undefined ? { max_chunks: request.maxChunks } : {}),

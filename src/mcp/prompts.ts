@@ -20,7 +20,7 @@ import {
 } from '../index.js';
 import { retrieveEvidence } from '../agent/evidence.js';
 import { renderFimWithContext } from '../agent/fim-context.js';
-import { textAround } from '../agent/complete.js';
+import { identifiersOf, textAround } from '../agent/complete.js';
 import type { ToolContext } from '../tools/index.js';
 
 type Args = Readonly<Record<string, string | undefined>>;
@@ -149,7 +149,8 @@ const fimCompletion: PromptDef = {
     const tokens = budget(args, 4096);
     const around = await textAround(ctx, { path, line, column });
     const near = `${around.prefix.split('\n').slice(-12).join('\n')}\n${around.suffix.split('\n').slice(0, 4).join('\n')}`;
-    const found = await retrieveEvidence({ query: near.trim() === '' ? path : near.slice(-2000), task: 'complete', current: { path, line }, tokens: 2000, maxChunks: 6 }, ctx);
+    const words = identifiersOf(near);
+    const found = await retrieveEvidence({ query: words.length > 0 ? words.join(' ') : path, task: 'complete', current: { path, line }, tokens: 2000, maxChunks: 6 }, ctx);
     const counter = await loadTokenCounter();
     const fim = renderFimWithContext({ path, language: around.language, prefix: around.prefix, suffix: around.suffix, evidence: found.evidence.filter((e) => e.path !== path), counter, maxTokens: tokens });
     return {

@@ -21,6 +21,7 @@ export type Turn =
 export interface RecordedRequest {
   readonly path: string;
   readonly body: Record<string, unknown>;
+  readonly authorization?: string | undefined;
 }
 
 export interface ScriptedModel {
@@ -49,7 +50,7 @@ export async function startScriptedModel(script: readonly Turn[], fallback?: Tur
       } catch {
         body = { unparsed: Buffer.concat(chunks).toString('utf8') };
       }
-      requests.push({ path: req.url ?? '', body });
+      requests.push({ path: req.url ?? '', body, authorization: req.headers.authorization });
       const turn = queue.shift() ?? fallback;
       if (turn === undefined) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"the script has no more turns"}');
       if ('json' in turn) return void res.writeHead(turn.status ?? 200, { 'content-type': 'application/json' }).end(JSON.stringify(turn.json));
