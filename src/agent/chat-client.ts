@@ -59,79 +59,98 @@ function endpointUrl(baseUrl: string, path: string): URL {
 }
 
 export function createChatClient(endpoint: ChatEndpoint, deps: ChatClientDeps = {}): ChatClient {
-  const chatUrl = endpointUrl(endpoint.baseUrl, wirePath(endpoint.api, 'chat'));
-  const completeUrl = endpointUrl(endpoint.baseUrl, wirePath(endpoint.api, 'complete'));
-  const key = deps.apiKey?.trim();
-  // checked here, because fetch would reject the header with a message that quotes the key
-  if (key !== undefined && !/^[\x20-\x7e]*$/.test(key)) throw new EngineError('INVALID_ARGUMENT', { name: 'llm.apiKeyEnv', reason: 'the key holds characters an HTTP header cannot carry' });
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
-  const doFetch = deps.fetch ?? globalThis.fetch;
+  return new HttpChatClient(endpoint, deps);
+}
+
+type ChatRequest = Parameters<ChatClient['chat']>[0];
+type CompleteRequest = Parameters<ChatClient['complete']>[0];
+
+class HttpChatClient implements ChatClient {
+  private readonly chatUrl: URL;
+  private readonly completeUrl: URL;
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly fetch: typeof fetch;
+
+  constructor(
+    private readonly endpoint: ChatEndpoint,
+    deps: ChatClientDeps,
+  ) {
+    this.chatUrl = endpointUrl(endpoint.baseUrl, wirePath(endpoint.api, 'chat'));
+    this.completeUrl = endpointUrl(endpoint.baseUrl, wirePath(endpoint.api, 'complete'));
+    const key = deps.apiKey?.trim();
+    // checked here, because fetch would reject the header with a message that quotes the key
+    if (key !== undefined && !/^[\x20-\x7e]*$/.test(key)) throw new EngineError('INVALID_ARGUMENT', { name: 'llm.apiKeyEnv', reason: 'the key holds characters an HTTP header cannot carry' });
+    this.headers = { 'content-type': 'application/json', accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
+    this.fetch = deps.fetch ?? globalThis.fetch;
+  }
+
+  get url(): string {
+    return this.chatUrl.href;
+  }
+
+  async chat(request: ChatRequest): Promise<ChatReply> {
+    const body = chatBody(this.endpoint.api, this.endpoint.model, request.messages, request.preset, request.tools);
+    const { res, guard } = await this.post(this.chatUrl, body, request.signal, 'the model request');
+    let text: string;
+    try {
+      text = await readBounded(res, CHAT_REPLY_MAX_BYTES, guard.signal);
+    } catch (err) {
+      throw failure(err, this.chatUrl, request.signal, guard, 'the model request');
+    } finally {
+      guard.dispose();
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new EngineError('LLM_BAD_OUTPUT', { reason: `the reply is not JSON: ${clip(text)}` });
+    }
+    const reply = readChatReply(this.endpoint.api, json, request.turn ?? 1);
+    if ('error' in reply) throw new EngineError('LLM_BAD_OUTPUT', { reason: `${reply.error}: ${clip(text)}` });
+    return reply;
+  }
+
+  async complete(request: CompleteRequest): Promise<CompleteResult> {
+    const { api, completionModel, model } = this.endpoint;
+    const { res, guard } = await this.post(this.completeUrl, completeBody(api, completionModel ?? model, request.prompt, request.preset), request.signal, 'the completion');
+    const matcher = new StopMatcher(request.preset.stop);
+    const emit = (t: string): void => {
+      if (t !== '') request.onText?.(t);
+    };
+    try {
+      for await (const line of lines(res, guard.signal)) {
+        const event = readStreamLine(api, line);
+        if (event === undefined) continue;
+        if ('error' in event) throw new EngineError('LLM_BAD_OUTPUT', { reason: event.error });
+        emit(matcher.push(event.text));
+        if (matcher.stopped || event.done) {
+          emit(matcher.flush());
+          return { text: matcher.text, finish: 'stop' };
+        }
+      }
+    } catch (err) {
+      throw failure(err, this.completeUrl, request.signal, guard, 'the completion');
+    } finally {
+      guard.dispose();
+    }
+    emit(matcher.flush());
+    return { text: matcher.text, finish: 'length' };
+  }
 
   /** Sends one request; the caller disposes the guard once the body is read. */
-  const post = async (url: URL, body: unknown, signal: AbortSignal | undefined, what: string): Promise<{ res: Response; guard: RequestGuard }> => {
+  private async post(url: URL, body: unknown, signal: AbortSignal | undefined, what: string): Promise<{ res: Response; guard: RequestGuard }> {
     if (signal?.aborted) throw new EngineError('CANCELLED', { what });
-    const guard = new RequestGuard(signal, endpoint.timeoutMs);
-    let res: Response;
+    const guard = new RequestGuard(signal, this.endpoint.timeoutMs);
     try {
-      res = await doFetch(url.href, { method: 'POST', headers: { ...headers, accept: 'application/json' }, body: JSON.stringify(body), signal: guard.signal, redirect: 'manual' });
+      // a redirect would send the prompt to a host nobody configured: it is an HTTP error instead
+      const res = await this.fetch(url.href, { method: 'POST', headers: this.headers, body: JSON.stringify(body), signal: guard.signal, redirect: 'manual' });
       if (!res.ok) throw new EngineError('LLM_FAILED', { url: url.href, reason: await httpDetail(res) });
+      return { res, guard };
     } catch (err) {
       guard.dispose();
       throw failure(err, url, signal, guard, what);
     }
-    return { res, guard };
-  };
-
-  return {
-    url: chatUrl.href,
-    async chat(request) {
-      const body = chatBody(endpoint.api, endpoint.model, request.messages, request.preset, request.tools);
-      const { res, guard } = await post(chatUrl, body, request.signal, 'the model request');
-      let text: string;
-      try {
-        text = await readBounded(res, CHAT_REPLY_MAX_BYTES, guard.signal);
-      } catch (err) {
-        throw failure(err, chatUrl, request.signal, guard, 'the model request');
-      } finally {
-        guard.dispose();
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new EngineError('LLM_BAD_OUTPUT', { reason: `the reply is not JSON: ${clip(text)}` });
-      }
-      const reply = readChatReply(endpoint.api, json, request.turn ?? 1);
-      if ('error' in reply) throw new EngineError('LLM_BAD_OUTPUT', { reason: `${reply.error}: ${clip(text)}` });
-      return reply;
-    },
-    async complete(request) {
-      const body = completeBody(endpoint.api, endpoint.completionModel ?? endpoint.model, request.prompt, request.preset);
-      const { res, guard } = await post(completeUrl, body, request.signal, 'the completion');
-      const matcher = new StopMatcher(request.preset.stop);
-      const emit = (t: string): void => {
-        if (t !== '') request.onText?.(t);
-      };
-      try {
-        for await (const line of lines(res, guard.signal)) {
-          const event = readStreamLine(endpoint.api, line);
-          if (event === undefined) continue;
-          if ('error' in event) throw new EngineError('LLM_BAD_OUTPUT', { reason: event.error });
-          emit(matcher.push(event.text));
-          if (matcher.stopped || event.done) {
-            emit(matcher.flush());
-            return { text: matcher.text, finish: 'stop' };
-          }
-        }
-      } catch (err) {
-        throw failure(err, completeUrl, request.signal, guard, 'the completion');
-      } finally {
-        guard.dispose();
-      }
-      emit(matcher.flush());
-      return { text: matcher.text, finish: 'length' };
-    },
-  };
+  }
 }
 
 /**
