@@ -2,7 +2,7 @@
  * The one seam through which the agent surfaces (MCP prompts, `scry ask`, `scry complete`) get
  * repository evidence: a `retrieve_context` call through `runTool`, the same path a model's own
  * tool call takes, turned into the prompt templates' `Evidence`. A task (`fix`, `test`,
- * `refactor`, `explain`, `qa`, `complete`) and a model's draft are passed on when the
+ * `refactor`, `explain`, `qa`, `complete`), diagnostics and a model's draft are passed on when the
  * catalogue's `retrieve_context` takes them (task-aware and iterative retrieval, issue 20), and
  * left out otherwise, so this module does not change when those arguments arrive.
  */
@@ -23,6 +23,8 @@ export interface EvidenceRequest {
   readonly maxChunks?: number | undefined;
   /** A model's draft (round 2 of iterative retrieval); forwarded when `retrieve_context` takes `draft`. */
   readonly draft?: string | undefined;
+  /** Compiler or linter diagnostics; forwarded when `retrieve_context` takes `diagnostics`. */
+  readonly diagnostics?: ReadonlyArray<{ path: string; line: number; message: string; severity?: string; code?: string | number }> | undefined;
 }
 
 /** The evidence found, best first, and the envelope it came from (for transcripts). */
@@ -38,7 +40,7 @@ export interface EvidenceResult {
 const CITE = /^(.*):(\d+)-(\d+)$/;
 
 /** True when the catalogue's `retrieve_context` declares the argument. */
-export function retrieveTakes(argument: 'task' | 'draft'): boolean {
+export function retrieveTakes(argument: 'task' | 'draft' | 'diagnostics'): boolean {
   const tool = TOOLS.find((t) => t.name === 'retrieve_context');
   return tool !== undefined && Object.prototype.hasOwnProperty.call(tool.input, argument);
 }
@@ -49,6 +51,7 @@ export function retrieveArgs(request: EvidenceRequest): Record<string, unknown> 
     query: request.query,
     ...(request.task !== undefined && retrieveTakes('task') ? { task: request.task } : {}),
     ...(request.draft !== undefined && request.draft.trim() !== '' && retrieveTakes('draft') ? { draft: request.draft.slice(0, 16_384) } : {}),
+    ...(request.diagnostics !== undefined && request.diagnostics.length > 0 && retrieveTakes('diagnostics') ? { diagnostics: request.diagnostics } : {}),
     ...(request.current ? { current_path: request.current.path, ...(request.current.line !== undefined ? { current_line: request.current.line } : {}) } : {}),
     ...(request.tokens !== undefined ? { tokens: request.tokens } : {}),
     ...(request.maxChunks !== undefined ? { max_chunks: request.maxChunks } : {}),

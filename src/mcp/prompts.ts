@@ -98,10 +98,11 @@ const explainDiagnostic: PromptDef = {
     const line = int(args, 'line', 1, 10_000_000)!;
     const column = int(args, 'column', 1, 1_000_000);
     const tokens = budget(args);
-    const found = await retrieveEvidence({ query: message, task: 'explain', current: { path, line }, tokens: Math.max(256, Math.floor(tokens * 0.8)) }, ctx);
+    const diagnostic = { path, line, message, ...(column !== undefined ? { column } : {}), ...(args.code ? { code: args.code } : {}), ...(args.severity ? { severity: args.severity } : {}), ...(args.source ? { source: args.source } : {}) };
+    const { column: _c, source: _s, ...forRetrieval } = diagnostic;
+    const found = await retrieveEvidence({ query: message, task: 'explain', diagnostics: [forRetrieval], current: { path, line }, tokens: Math.max(256, Math.floor(tokens * 0.8)) }, ctx);
     const counter = await loadTokenCounter();
     const evidence = found.window ? [found.window, ...found.evidence] : found.evidence;
-    const diagnostic = { path, line, message, ...(column !== undefined ? { column } : {}), ...(args.code ? { code: args.code } : {}), ...(args.severity ? { severity: args.severity } : {}), ...(args.source ? { source: args.source } : {}) };
     return chatResult(`Explain ${path}:${line}`, renderExplainDiagnosticPrompt({ diagnostic, evidence, counter, maxTokens: tokens, system: system() }), 'explain');
   },
 };

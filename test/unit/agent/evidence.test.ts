@@ -4,10 +4,12 @@ import type { Envelope } from '../../../src/tools/index.js';
 
 describe('the retrieval seam', () => {
   it('passes task and draft on only when retrieve_context declares them', () => {
-    const args = retrieveArgs({ query: 'q', task: 'fix', draft: 'foo()', current: { path: 'a.ts', line: 3 }, tokens: 900, maxChunks: 4 });
+    const args = retrieveArgs({ query: 'q', task: 'fix', draft: 'foo()', diagnostics: [{ path: 'a.ts', line: 3, message: 'm' }], current: { path: 'a.ts', line: 3 }, tokens: 900, maxChunks: 4 });
     expect(args).toMatchObject({ query: 'q', current_path: 'a.ts', current_line: 3, tokens: 900, max_chunks: 4 });
     expect('task' in args).toBe(retrieveTakes('task'));
     expect('draft' in args).toBe(retrieveTakes('draft'));
+    expect('diagnostics' in args).toBe(retrieveTakes('diagnostics'));
+    expect(retrieveArgs({ query: 'q', draft: '  ', diagnostics: [] })).toEqual({ query: 'q' });
   });
 
   it('turns a retrieve_context envelope into cited evidence and the current-file window', () => {
