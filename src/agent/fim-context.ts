@@ -35,11 +35,19 @@ export function lineComment(language: string): string {
   return LINE_COMMENT[language.toLowerCase()] ?? '//';
 }
 
+/**
+ * Retrieved text spelling a FIM marker (`<|fim_middle|>` in a tokenizer's source, a prompt file)
+ * would end the prefix early: the marker is broken with a zero-width space.
+ */
+function defuseMarkers(line: string): string {
+  return line.replace(/<\|(fim_[a-z]+|endoftext|file_sep|repo_name)\|>/g, '<\u200b|$1|>').replace(/<(fim_[a-z]+)>/g, '<\u200b$1>');
+}
+
 /** The context pieces as one comment block, each headed by its citation. */
 export function contextBlock(evidence: readonly Evidence[], language: string): string {
   if (evidence.length === 0) return '';
   const c = lineComment(language);
-  const parts = evidence.map((e) => [`${c} --- ${e.path}:${e.startLine}-${e.endLine}`, ...e.text.replace(/\n$/, '').split('\n').map((l) => (l === '' ? c : `${c} ${l}`))].join('\n'));
+  const parts = evidence.map((e) => [`${c} --- ${e.path}:${e.startLine}-${e.endLine}`, ...e.text.replace(/\n$/, '').split('\n').map((l) => (l === '' ? c : `${c} ${defuseMarkers(l)}`))].join('\n'));
   return `${c} Context from the repository (reference only; do not repeat):\n${parts.join('\n')}\n\n`;
 }
 
