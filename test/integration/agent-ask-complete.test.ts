@@ -7,12 +7,14 @@
  * the retrieval are real.
  */
 import { writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { askRepository, type AskOptions } from '../../src/agent/ask.js';
 import { createChatClient, type ChatEndpoint } from '../../src/agent/chat-client.js';
 import { completeAtCursor } from '../../src/agent/complete.js';
-import { createEngine, isEngineError, loadTokenCounter, type Engine, type TokenCounter } from '../../src/index.js';
+import { createEngine, ERROR_CODES, isEngineError, loadTokenCounter, type Engine, type TokenCounter } from '../../src/index.js';
+import type { ChatClient } from '../../src/agent/chat-client.js';
 import { SMALL_REPO, writeSmallRepo } from '../helpers/fixture-repo.js';
 import { ollamaStream, ollamaText, ollamaToolCalls, openaiStream, openaiText, openaiToolCalls, startScriptedModel, type ScriptedModel, type Turn } from '../helpers/scripted-model.js';
 import { isolatedEnv, tempDir } from '../helpers/temp.js';
@@ -90,6 +92,14 @@ describe('scry ask against a scripted OpenAI-compatible server', () => {
     const tool = result.transcript.find((e) => e.type === 'tool');
     expect(tool).toMatchObject({ name: 'read_file', result: { ok: false, error: 'invalid_arguments' } });
     expect(result.answer).toBe(CITED);
+  });
+
+  it('never writes: a write tool call is refused even when the model sends a valid diff', async () => {
+    const diff = '--- a/README.md\n+++ b/README.md\n@@ -1,1 +1,1 @@\n-# Demo\n+# Pwned\n';
+    const m = await serve([openaiToolCalls([{ id: 'call_w', name: 'apply_unified_diff', arguments: JSON.stringify({ diff }) }]), openaiText(CITED)]);
+    const result = await ask(m);
+    expect(result.transcript.find((e) => e.type === 'tool')).toMatchObject({ name: 'apply_unified_diff', result: { ok: false } });
+    expect((await engine.readFile('README.md')).text).toContain('# Demo');
   });
 
   it('sends an uncited answer back and accepts the cited one', async () => {
@@ -248,4 +258,34 @@ describe('scry complete against scripted streaming servers', () => {
     expect((await at('../outside.txt', 1)).code).toBe('PATH_OUTSIDE_ROOT');
     expect(m.requests).toHaveLength(0);
   });
+});
+
+describe('scry ask never crashes on model output (property)', () => {
+  // Arbitrary replies, as the wire layer would hand them over after parsing: prose, JSON that is
+  // or looks like a tool_call, and native tool calls with any names and argument texts. This
+  // client replays them in-process; the HTTP client itself is covered above.
+  const toolName = fc.oneof(fc.constantFrom('read_file', 'search_text', 'list_files', 'retrieve_context', 'apply_unified_diff', 'nope'), fc.string({ maxLength: 12 }));
+  const argsText = fc.oneof(fc.json(), fc.string({ maxLength: 40 }), fc.constant('{"path":"src/db/open-database.ts"}'), fc.constant('{"path":"../outside.txt"}'));
+  const reply = fc.oneof(
+    fc.record({ content: fc.string({ maxLength: 200 }), toolCalls: fc.constant([]) }),
+    fc.record({ content: fc.tuple(toolName, argsText).map(([n, a]) => `{"type":"tool_call","calls":[{"id":"c1","name":${JSON.stringify(n)},"arguments":${a}}]}`), toolCalls: fc.constant([]) }),
+    fc.record({ content: fc.constant(''), toolCalls: fc.array(fc.record({ id: fc.string({ minLength: 1, maxLength: 8 }), type: fc.constant('function' as const), function: fc.record({ name: toolName, arguments: argsText }) }), { minLength: 1, maxLength: 3 }) }),
+    fc.constant({ content: 'See src/http/retry_policy.py:3-9.', toolCalls: [] }),
+  );
+
+  it('ends in an answer or a coded EngineError, whatever the model says', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(reply, { minLength: 1, maxLength: 3 }), async (replies) => {
+        let i = 0;
+        const client: ChatClient = { url: 'scripted://', chat: () => Promise.resolve(replies[Math.min(i++, replies.length - 1)]!), complete: () => Promise.reject(new Error('unused')) };
+        try {
+          const result = await askRepository({ question: 'where do we retry with exponential backoff?', client, tools: { engine }, counter, toolCalls: 'native', maxRounds: 3, maxTokens: 60_000 });
+          expect(result.citations.length).toBeGreaterThan(0);
+        } catch (err) {
+          expect(isEngineError(err) && ERROR_CODES.includes(err.code), String(err)).toBe(true);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
 });
