@@ -11,21 +11,29 @@ export interface LineSpan {
   readonly endLine: number;
 }
 
+/** What separates citations in prose: whitespace, brackets, quotes, commas, semicolons. */
+const SEPARATORS = /[\s()[\]{}<>`'",;*|]+/;
+/** One token that is a citation: a path without `:`, `:line` or `:start-end`, maybe `:col`, maybe a full stop. */
+const CITATION = /^([^:]+):(\d{1,7})(?:[-–](\d{1,7}))?(?::\d{1,7})?[.:]?$/;
+/** Tokens longer than this are not read (no path is; it bounds the work on hostile text). */
+const MAX_TOKEN = 1024;
+
 /**
- * `path:start-end` (or `path:line`) citations in a text, in order, without repeats. A path is a
- * run of non-space characters with a `/` or a `.` in it; surrounding backticks, brackets and
- * parentheses are not part of it.
+ * `path:start-end` (or `path:line`) citations in a text, in order, without repeats. A path has a
+ * `/` or a `.` in it and no `:`; URLs (`https://host:443`) are not citations. Linear in the text:
+ * it is split into tokens first, and each token is matched whole.
  */
 export function parseCitations(text: string): LineSpan[] {
   const out: LineSpan[] = [];
   const seen = new Set<string>();
-  const re = /([A-Za-z0-9_@~+\-./\\[\]]*[A-Za-z0-9_-][./][A-Za-z0-9_@+\-./\\]*):(\d{1,7})(?:\s*[-–]\s*(\d{1,7}))?/g;
-  for (const m of text.matchAll(re)) {
-    if (text[m.index - 1] === ':') continue; // the host:port of a URL (`https://host:443`)
-    const path = m[1]!.replace(/^[[(`'"]+/, '').replace(/^\.\//, '');
+  for (const token of text.split(SEPARATORS)) {
+    if (token.length > MAX_TOKEN) continue;
+    const m = CITATION.exec(token);
+    if (!m) continue;
+    const path = m[1]!.replace(/^\.\//, '');
     const startLine = Number(m[2]);
     const endLine = m[3] === undefined ? startLine : Number(m[3]);
-    if (path === '' || /^https?$/.test(path) || startLine < 1 || endLine < startLine) continue;
+    if (!/[./]/.test(path) || path.includes('//') || startLine < 1 || endLine < startLine) continue;
     const key = `${path}:${startLine}-${endLine}`;
     if (seen.has(key)) continue;
     seen.add(key);

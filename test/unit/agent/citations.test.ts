@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { citationProblem, parseCitations, spansIn } from '../../../src/agent/citations.js';
 
@@ -9,6 +10,27 @@ describe('parseCitations', () => {
       { path: 'src/db/open-database.ts', startLine: 4, endLine: 4 },
       { path: 'docs/guide.md', startLine: 1, endLine: 5 },
     ]);
+  });
+
+  it('reads path:line:col as the line, and a trailing full stop as punctuation', () => {
+    expect(parseCitations('at src/a.ts:12:5: error. Also lib/b.py:7.')).toEqual([
+      { path: 'src/a.ts', startLine: 12, endLine: 12 },
+      { path: 'lib/b.py', startLine: 7, endLine: 7 },
+    ]);
+  });
+
+  it('never throws, and every citation it finds appears in the text (fuzz)', () => {
+    const piece = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('src/a.ts:3-9', 'a.', ':', '-', '/', '12', ' ', '(', 'https://h.io:443'));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }).map((a) => a.join('')), (text) => {
+        for (const c of parseCitations(text)) {
+          expect(c.startLine).toBeGreaterThanOrEqual(1);
+          expect(c.endLine).toBeGreaterThanOrEqual(c.startLine);
+          expect(text).toContain(`${c.path}:${c.startLine}`);
+          expect(c.path).not.toMatch(/\s/);
+        }
+      }),
+    );
   });
 
   it('drops reversed ranges, line 0 and repeats', () => {
