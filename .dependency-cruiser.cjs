@@ -1,7 +1,7 @@
 /**
  * Dependency direction from ../shared/STYLE.md §2, enforced in `npm run lint`:
  *   core ← config ← { discover | parse | store | embed | rerank } ← { indexer | search | workspace | watch }
- *        ← { context | freshness } ← engine ← src/index.ts ← tools ← { mcp | cli }
+ *        ← { context | freshness } ← engine ← src/index.ts ← tools ← agent ← { mcp | cli }
  */
 const layers = ['core', 'config', 'discover|parse|store|embed|rerank', 'indexer|search|workspace|watch', 'context|freshness', 'engine'];
 
@@ -19,7 +19,7 @@ const layerRules = layers.flatMap((layer, i) => {
       name: `layer-${layer.replace(/\|/g, '-')}-imports-only-left`,
       severity: 'error',
       from: { path: `^src/(${layer})/` },
-      to: { path: `^src/(${right}|tools|eval|mcp|cli)/|^src/index\\.ts$` },
+      to: { path: `^src/(${right}|tools|eval|agent|mcp|cli)/|^src/index\\.ts$` },
     });
   }
   if (layer.includes('|')) {
@@ -42,9 +42,9 @@ module.exports = {
     ...layerRules,
     {
       name: 'surfaces-use-public-api-only',
-      comment: 'tools, eval, mcp and cli talk to the engine through src/index.ts only',
+      comment: 'tools, eval, agent, mcp and cli talk to the engine through src/index.ts only',
       severity: 'error',
-      from: { path: '^src/(tools|eval|mcp|cli)/' },
+      from: { path: '^src/(tools|eval|agent|mcp|cli)/' },
       to: { path: '^src/(config|discover|parse|store|embed|rerank|indexer|search|workspace|watch|context|freshness|engine)/' },
     },
     {
@@ -57,7 +57,14 @@ module.exports = {
       name: 'tools-only-index',
       severity: 'error',
       from: { path: '^src/tools/' },
-      to: { path: '^src/(mcp|cli)/' },
+      to: { path: '^src/(agent|mcp|cli)/' },
+    },
+    {
+      name: 'agent-not-surfaces',
+      comment: 'agent/ (the model loop of scry ask / complete and the evidence seam) sits between tools and the surfaces',
+      severity: 'error',
+      from: { path: '^src/agent/' },
+      to: { path: '^src/(eval|mcp|cli)/' },
     },
     {
       name: 'no-circular',

@@ -50,7 +50,7 @@ export type { TaskSpec, Diagnostic, CurrentFile, WorkspaceInput, ArtifactInput, 
 export { renderFimPrompt, DEFAULT_FIM_TOKENS } from './context/fim-prompt.js';
 export type { FimPromptInput, FimPrompt, FimTokens, FimKept } from './context/fim-prompt.js';
 export { renderSystemPrompt, renderRepoQaPrompt, renderExplainDiagnosticPrompt, renderRefactorPrompt, SYSTEM_PROMPT, TOOL_NUDGE } from './context/prompt-templates.js';
-export type { ChatPrompt, ChatPromptOptions, RepoQaInput, ExplainDiagnosticInput, RefactorInput, PromptDiagnostic, ToolCallStyle } from './context/prompt-templates.js';
+export type { ChatPrompt, ChatPromptOptions, Evidence, RepoQaInput, ExplainDiagnosticInput, RefactorInput, PromptDiagnostic, ToolCallStyle } from './context/prompt-templates.js';
 export { DECODING_PRESETS } from './context/decoding-presets.js';
 export type { DecodingPreset, DecodingTask } from './context/decoding-presets.js';
 export { detectIndent } from './context/indent-style.js';

@@ -33,6 +33,11 @@ const BY_CODE: Record<ErrorCode, number> = {
   IO_ERROR: EXIT.failure,
   CLOSED: EXIT.failure,
   INTERNAL: EXIT.failure,
+  LLM_NOT_CONFIGURED: EXIT.usage,
+  LLM_FAILED: EXIT.failure,
+  LLM_BAD_OUTPUT: EXIT.failure,
+  LLM_BUDGET_EXHAUSTED: EXIT.failure,
+  CANCELLED: EXIT.failure,
 };
 
 export function exitCodeFor(code: ErrorCode): number {

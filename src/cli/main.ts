@@ -9,6 +9,7 @@ import { mapCommand } from './commands/map-command.js';
 import { mcpCommand } from './commands/mcp-command.js';
 import { watchCommand } from './commands/watch-command.js';
 import { contextCommand } from './commands/context-command.js';
+import { askCommand, completeCommand } from './commands/agent-commands.js';
 import { outlineCommand, refsCommand, relatedCommand, symbolsCommand } from './commands/structure-commands.js';
 import { toolCommand, toolsCommand } from './commands/tool-command.js';
 import { registerModelsCommand } from './commands/models-command.js';
@@ -210,6 +211,45 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .action(async (query: string | undefined, flags) => {
       result.json = Boolean(flags.json);
       result.code = await contextCommand(io, query, flags);
+    });
+
+  program
+    .command('ask')
+    .description(
+      'Answer a question about the repository with the chat model configured under `llm` (OpenAI-compatible or Ollama): evidence is retrieved first, the model may call the read-only tools (natively, or through the JSON tool_call protocol with llm.toolCalls "json") for at most llm.maxRounds turns and llm.maxTokens tokens, ' +
+        'and an answer is accepted only when it cites path:start-end of evidence the model was shown (otherwise the model is sent back for more; LLM_BUDGET_EXHAUSTED when it never gets there).',
+    )
+    .argument('[question]', 'the question (- reads it from stdin)')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('--current <path>', 'the file you have open (scopes the first retrieval)')
+    .option('--rounds <n>', 'most model turns (1-50, default llm.maxRounds)')
+    .option('--verbose', 'each retrieval, model turn and tool call on stderr as it happens')
+    .option('--json', 'JSON output: {answer, citations, rounds, tokens, transcript} with every tool call and its result (on LLM_BUDGET_EXHAUSTED: {error, transcript})')
+    .addHelpText('after', '\nExamples:\n  scry ask "where is the retry delay computed?"\n  scry ask "how does login fail?" --current src/auth/login.ts --json')
+    .action(async (question: string | undefined, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await askCommand(io, question, flags);
+    });
+
+  program
+    .command('complete')
+    .description(
+      'Fill-in-the-middle completion at FILE:LINE[:COL] with the model configured under `llm` (llm.completionModel if set): code near the cursor and repository context retrieved in two rounds (the second for the identifiers of a first draft), ' +
+        'streamed to stdout; decoding is the completion preset (temperature 0.2, 128 tokens, stop at a blank line). Ctrl-C cancels.',
+    )
+    .argument('<at>', 'FILE:LINE[:COL], 1-based; without COL the cursor is at the end of the line')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('--tokens <n>', 'token budget of the prompt (default 4096)')
+    .option('--max-tokens <n>', 'most tokens to generate (default 128)')
+    .option('--rounds <n>', '1: retrieve once; 2 (default): retrieve again for the draft')
+    .option('--stop <text>', 'stop sequence, \\n and \\t escapes allowed (repeatable; replaces the default blank line)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--json', 'JSON output at the end: {path, line, column, text, finish, rounds: [{query, context, promptTokens, text}]}')
+    .addHelpText('after', '\nExamples:\n  scry complete src/net/client.ts:42\n  scry complete src/net/client.ts:42:17 --rounds 1 --stop "\\n"')
+    .action(async (at: string, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await completeCommand(io, at, flags);
     });
 
   program

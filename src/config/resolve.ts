@@ -4,7 +4,7 @@ import envPaths from 'env-paths';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { DEFAULT_CONFIG } from './defaults.js';
-import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, FusionConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
+import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, FusionConfig, LlmConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
 
 type SearchModeName = 'lexical' | 'vector' | 'hybrid';
 
@@ -40,6 +40,10 @@ export interface ResolvedConfig {
   readonly models: { readonly dir: string; readonly hubUrl: string };
   /** How watchers follow changes (see the `watch` option). */
   readonly watch: Readonly<WatchConfig>;
+  /** The chat model of `scry ask` / `scry complete` (see the `llm` option); undefined when not configured. */
+  readonly llm: Readonly<LlmConfig> | undefined;
+  /** The API key of that model, read from the variable `llm.apiKeyEnv` names. */
+  readonly llmApiKey: () => string | undefined;
   readonly lockTimeoutMs: number;
   /** Where the config came from, for status output. */
   readonly sources: readonly string[];
@@ -164,6 +168,8 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
     embedApiKey: () => (merged.embed.openai?.apiKeyEnv ? env[merged.embed.openai.apiKeyEnv] || undefined : undefined),
     models: { dir: merged.models.dir ? resolve(root ?? process.cwd(), merged.models.dir) : join(cacheDir, 'models'), hubUrl: merged.models.hubUrl },
     watch: merged.watch,
+    llm: merged.llm,
+    llmApiKey: () => (merged.llm?.apiKeyEnv ? env[merged.llm.apiKeyEnv] || undefined : undefined),
     lockTimeoutMs: merged.lockTimeoutMs,
     sources,
   });

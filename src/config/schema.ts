@@ -49,6 +49,26 @@ export const llmEndpointSchema = z
   })
   .strict();
 
+/**
+ * The chat model of `scry ask` and `scry complete` (issue 20): an endpoint as in `rerank.llm`, plus
+ * how tools are offered and the limits of one run. The only host those commands contact.
+ */
+export const llmSchema = llmEndpointSchema
+  .omit({ concurrency: true, cacheTtlMs: true })
+  .extend({
+    /** `native`: OpenAI tool calls (`tools` in the request); `json`: the `{"type":"tool_call",...}` reply protocol for models without them. Default `native`. */
+    toolCalls: z.enum(['native', 'json']).default('native'),
+    /** Most model turns of one `scry ask` (each may call tools). Range 1–50; default 8. */
+    maxRounds: z.number().int().min(1).max(50).default(8),
+    /** Token budget of one `scry ask`: prompt and reply tokens of every turn together (o200k estimate). Range 1,000–1,000,000; default 60,000. */
+    maxTokens: z.number().int().min(1000).max(1_000_000).default(60_000),
+    /** Time limit of one model request. Range 1 s–10 min; default 120 s. */
+    timeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
+    /** Model for `scry complete` (a FIM-trained code model); default `model`. */
+    completionModel: z.string().min(1).optional(),
+  })
+  .strict();
+
 /** Model reranking of the first candidates; the structural ranking always runs first. */
 /** How `scry watch` and `scry mcp` follow changes on disk (see docs/DESIGN.md, "Freshness"). */
 export const watchSchema = z
@@ -255,6 +275,8 @@ export const configSchema = z
     embed: embedSchema.prefault({}),
     models: modelsSchema.prefault({}),
     watch: watchSchema.prefault({}),
+    /** The chat model of `scry ask` and `scry complete`; absent (default), those commands refuse to run. */
+    llm: llmSchema.optional(),
     /** How long a writer waits for another process's index lock before INDEX_LOCKED. Default 30 s. */
     lockTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),
   })
@@ -271,3 +293,4 @@ export type EmbedConfig = z.output<typeof embedSchema>;
 export type FusionConfig = z.output<typeof fusionSchema>;
 export type ModelsConfig = z.output<typeof modelsSchema>;
 export type LlmEndpointConfig = z.output<typeof llmEndpointSchema>;
+export type LlmConfig = z.output<typeof llmSchema>;

@@ -57,6 +57,11 @@ export const errorCatalogue = {
   MODEL_INVALID: { message: 'model {model} failed verification: {reason}', hint: 'pull it again: `scry models pull NAME`' },
   TOO_LARGE: { message: '{what} is too large: {size} {unit}; the limit is {limit}' },
   INTERNAL: { message: 'internal error: {reason}', hint: 'please report this with the command you ran' },
+  LLM_NOT_CONFIGURED: { message: 'no chat model is configured for {command}', hint: 'add an "llm" section to scry.config.json: {"llm": {"api": "ollama", "baseUrl": "http://127.0.0.1:11434", "model": "qwen2.5-coder:7b"}}' },
+  LLM_FAILED: { message: 'the chat model at {url} failed: {reason}', hint: 'check that the endpoint runs and serves the configured model (llm.baseUrl, llm.model)' },
+  LLM_BAD_OUTPUT: { message: 'the chat model answered with something scry cannot use: {reason}', hint: 'try again, or a model that follows tool-call instructions (llm.toolCalls "json" for models without native tool calls)' },
+  LLM_BUDGET_EXHAUSTED: { message: 'no cited answer within {limit}: {reason}', hint: 'ask a narrower question, or raise llm.maxRounds / llm.maxTokens' },
+  CANCELLED: { message: '{what} was cancelled' },
 } as const satisfies Record<string, { message: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

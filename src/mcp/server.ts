@@ -1,5 +1,20 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type JSONRPCRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CallToolResult,
+  type JSONRPCRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Engine, IndexWatch, StatusReport } from '../index.js';
 import { toolsFor } from '../tools/catalog.js';
 import { runTool } from '../tools/run-tool.js';
@@ -9,6 +24,10 @@ import { toCallToolResult } from './call-result.js';
 import { progressSink } from './progress.js';
 import { freshnessWarnings } from './freshness-warnings.js';
 import { listedTools } from './tool-list.js';
+import { getPrompt, listPrompts } from './prompts.js';
+import { FILE_TEMPLATE, listResources, readResource, Subscriptions } from './resources.js';
+import { completeArgument } from './completions.js';
+import type { IndexEvents } from './index-events.js';
 
 export interface ScryServerOptions {
   readonly engine: Engine;
@@ -18,6 +37,8 @@ export interface ScryServerOptions {
   readonly watch?: IndexWatch | undefined;
   /** Reported as the server version at initialize. */
   readonly version: string;
+  /** The watch's events (`engine.watch({ onEvent: events.emit })`): resource subscriptions are notified after each pass. */
+  readonly events?: IndexEvents | undefined;
 }
 
 /**
@@ -46,8 +67,12 @@ export function scryServerFactory(options: ScryServerOptions): () => Server {
   };
 
   return () => {
-    const server = new Server({ name: 'scry', title: 'scry code retrieval', version: options.version }, { capabilities: { tools: {} }, instructions: describe() });
+    const server = new Server(
+      { name: 'scry', title: 'scry code retrieval', version: options.version },
+      { capabilities: { tools: {}, prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} }, instructions: describe() },
+    );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listed ??= listedTools(tools)) }));
+    servePromptsAndResources(server, options, (signal) => ({ engine, writePolicy: 'read-only', signal, ready: watch ? () => watch.ready({ signal }) : undefined }));
     // tools/call is served by the fallback handler, not setRequestHandler: the SDK parses a
     // registered tools/call request against its own schema first, and `arguments` that are not
     // an object ("str", true, []) would fail there as JSON-RPC -32603 before scry sees them.
@@ -71,6 +96,39 @@ export function scryServerFactory(options: ScryServerOptions): () => Server {
     };
     return server;
   };
+}
+
+/**
+ * Prompts (prompts.ts), resources with subscriptions (resources.ts) and argument completion
+ * (completions.ts). Prompts read evidence through the read-only tools whatever the write policy.
+ */
+function servePromptsAndResources(server: Server, options: ScryServerOptions, toolCtx: (signal: AbortSignal) => ToolContext): void {
+  const { engine } = options;
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listPrompts() }));
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) => getPrompt(request.params.name, request.params.arguments, toolCtx(extra.signal)));
+  // like the tools, these wait for the first pass when there is no index yet
+  const ready = (signal: AbortSignal): Promise<void> => options.watch?.ready({ signal }) ?? Promise.resolve();
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => (await ready(extra.signal), listResources(engine, request.params?.cursor)));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [FILE_TEMPLATE] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => (await ready(extra.signal), readResource(engine, request.params.uri)));
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => (await ready(extra.signal), completeArgument(engine, request.params)));
+  const subscriptions = new Subscriptions(engine);
+  let off: (() => void) | undefined;
+  const onPassEnd = async (): Promise<void> => {
+    if (server.transport === undefined) return off?.(); // the session ended
+    for (const uri of await subscriptions.changed()) await server.sendResourceUpdated({ uri });
+  };
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    await subscriptions.subscribe(request.params.uri);
+    off ??= options.events?.on((event) => {
+      if (event.type === 'pass-end') void onPassEnd().catch(() => undefined);
+    });
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    subscriptions.unsubscribe(request.params.uri);
+    return {};
+  });
 }
 
 /** One MCP server over an engine (see `scryServerFactory`). */

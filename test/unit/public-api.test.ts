@@ -26,7 +26,7 @@ describe('public API pin', () => {
       'ContextPack', 'ContextPackInput', 'ContextPackOptions', 'Contribution', 'CurrentFile', 'DecodingPreset',
       'DecodingTask', 'Diagnostic', 'DirectoryTotal', 'DryRunReport', 'EmbedProgress', 'EmbedProviderName',
       'EmbedPurpose', 'EmbedReport', 'EmbedRequestOptions', 'EmbeddingProvider', 'Engine', 'EngineOptions',
-      'ErrorCode', 'EvidenceInput', 'EvidenceKind', 'EvidencePiece', 'ExplainDiagnosticInput', 'FallbackReason',
+      'ErrorCode', 'Evidence', 'EvidenceInput', 'EvidenceKind', 'EvidencePiece', 'ExplainDiagnosticInput', 'FallbackReason',
       'FileListing', 'FileOutline', 'FileSlice', 'FileStatus', 'FimKept', 'FimPrompt', 'FimPromptInput',
       'FimTokens', 'Freshness', 'FusedItem', 'FusionTrace', 'HistoryEntry', 'ImportKind', 'ImportRow', 'IndentStyle',
       'IndexOptions', 'IndexPhase', 'IndexProgress', 'IndexReport', 'IndexWatch', 'InstalledModel', 'LastPass',

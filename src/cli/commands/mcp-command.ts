@@ -2,6 +2,7 @@ import { EngineError, type Engine, type IndexWatch, type Logger } from '../../in
 import { BIND_HOSTS, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, serveHttp } from '../../mcp/http.js';
 import { scryServerFactory, type ScryServerOptions } from '../../mcp/server.js';
 import { serveStdio } from '../../mcp/stdio.js';
+import { IndexEvents } from '../../mcp/index-events.js';
 import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
 
@@ -73,9 +74,11 @@ export async function mcpCommand(io: CliIO, flags: McpFlags, version: string): P
   try {
     const logger = stderrLogger(io);
     engine = await openEngine(io, { dir: flags.root, db: flags.db, logger });
-    watch = await engine.watch({ files: flags.watch !== false });
+    // resource subscriptions hear of each pass through these
+    const events = new IndexEvents();
+    watch = await engine.watch({ files: flags.watch !== false, onEvent: events.emit });
     const writePolicy = flags.readOnly ? 'read-only' : flags.allowWrites ? 'autonomous' : 'stage';
-    const options: ScryServerOptions = { engine, watch, writePolicy, version };
+    const options: ScryServerOptions = { engine, watch, writePolicy, version, events };
     const createServer = scryServerFactory(options);
     if (flags.http) {
       const http = await serveHttp({ host, port, createServer });
