@@ -15,6 +15,7 @@ import { createChatClient, type ChatEndpoint } from '../../src/agent/chat-client
 import { completeAtCursor } from '../../src/agent/complete.js';
 import { createEngine, ERROR_CODES, isEngineError, loadTokenCounter, type Engine, type TokenCounter } from '../../src/index.js';
 import type { ChatClient } from '../../src/agent/chat-client.js';
+import type { ChatReply } from '../../src/agent/chat-wire.js';
 import { SMALL_REPO, writeSmallRepo } from '../helpers/fixture-repo.js';
 import { ollamaStream, ollamaText, ollamaToolCalls, openaiStream, openaiText, openaiToolCalls, startScriptedModel, type ScriptedModel, type Turn } from '../helpers/scripted-model.js';
 import { isolatedEnv, tempDir } from '../helpers/temp.js';
@@ -266,11 +267,11 @@ describe('scry ask never crashes on model output (property)', () => {
   // client replays them in-process; the HTTP client itself is covered above.
   const toolName = fc.oneof(fc.constantFrom('read_file', 'search_text', 'list_files', 'retrieve_context', 'apply_unified_diff', 'nope'), fc.string({ maxLength: 12 }));
   const argsText = fc.oneof(fc.json(), fc.string({ maxLength: 40 }), fc.constant('{"path":"src/db/open-database.ts"}'), fc.constant('{"path":"../outside.txt"}'));
-  const reply = fc.oneof(
-    fc.record({ content: fc.string({ maxLength: 200 }), toolCalls: fc.constant([]) }),
-    fc.record({ content: fc.tuple(toolName, argsText).map(([n, a]) => `{"type":"tool_call","calls":[{"id":"c1","name":${JSON.stringify(n)},"arguments":${a}}]}`), toolCalls: fc.constant([]) }),
+  const reply: fc.Arbitrary<ChatReply> = fc.oneof<fc.Arbitrary<ChatReply>[]>(
+    fc.record({ content: fc.string({ maxLength: 200 }), toolCalls: fc.constant<ChatReply['toolCalls']>([]) }),
+    fc.record({ content: fc.tuple(toolName, argsText).map(([n, a]) => `{"type":"tool_call","calls":[{"id":"c1","name":${JSON.stringify(n)},"arguments":${a}}]}`), toolCalls: fc.constant<ChatReply['toolCalls']>([]) }),
     fc.record({ content: fc.constant(''), toolCalls: fc.array(fc.record({ id: fc.string({ minLength: 1, maxLength: 8 }), type: fc.constant('function' as const), function: fc.record({ name: toolName, arguments: argsText }) }), { minLength: 1, maxLength: 3 }) }),
-    fc.constant({ content: 'See src/http/retry_policy.py:3-9.', toolCalls: [] }),
+    fc.constant<ChatReply>({ content: 'See src/http/retry_policy.py:3-9.', toolCalls: [] }),
   );
 
   it('ends in an answer or a coded EngineError, whatever the model says', async () => {
