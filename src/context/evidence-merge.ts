@@ -243,6 +243,7 @@ export function mergeEvidence(evidence: readonly EvidenceInput[], options: Merge
     }
   }
   for (const chunks of chunksByFile.values()) pieces.push(...mergeFile(chunks));
+  dropInsidePins(pieces, dropped);
   pieces.sort(priority);
   const perFile = new Map<string, number>();
   let first: EvidencePiece[] = [];
@@ -258,6 +259,20 @@ export function mergeEvidence(evidence: readonly EvidenceInput[], options: Merge
   const summaries = first.filter((p) => p.kind === 'summary');
   dropped.sort((a, b) => a.rank - b.rank);
   return { pieces: [...first.filter((p) => p.kind !== 'summary'), ...over, ...summaries], overCap: new Set(over), dropped };
+}
+
+/** An unpinned chunk whose lines a pinned chunk of its file already shows is a duplicate. */
+function dropInsidePins(pieces: EvidencePiece[], dropped: DroppedEvidence[]): void {
+  const pins = pieces.filter((p) => p.pinned === true && p.kind === 'chunk');
+  if (pins.length === 0) return;
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    const p = pieces[i]!;
+    if (p.pinned === true || p.kind !== 'chunk') continue;
+    if (pins.some((q) => q.path === p.path && q.startLine <= p.startLine && p.endLine <= q.endLine)) {
+      dropped.push({ ...span(p), rank: p.rank, reason: 'duplicate' });
+      pieces.splice(i, 1);
+    }
+  }
 }
 
 function span(p: { path: string; startLine: number; endLine: number }): { path: string; startLine: number; endLine: number } {

@@ -97,7 +97,8 @@ async function placeFailures(deps: TaskDeps, log: string | undefined): Promise<F
   if (items.length === 0) return [];
   const names = [...new Set(items.map((i) => i.file.replace(/\\/g, '/').split('/').pop() ?? ''))].filter((n) => /^[\w.@+-]+$/.test(n));
   if (names.length === 0) return [];
-  const listing = await deps.listFiles({ glob: names, limit: 10_000, includeHidden: true });
+  // a plain name is a path prefix to listFiles: `**/name` matches the file name in any folder
+  const listing = await deps.listFiles({ glob: names.flatMap((n) => [n, `**/${n}`]), limit: 10_000, includeHidden: true });
   return [...mapFailures(items, deps.root, listing.files.map((f) => f.path)).items];
 }
 
@@ -152,7 +153,7 @@ export async function buildTaskContext(deps: TaskDeps, query: string, options: C
   ]);
   const cursor = file !== undefined ? { path: file.path, line: file.cursorLine ?? 1 } : undefined;
   const given = options.diagnostics ?? [];
-  const request = { query, current: cursor, selection: options.selection, openFiles: options.openFiles ?? [], failures, diagnostics: given, diff: parseDiff(options.diff ?? ''), draft: options.draft, signal: options.signal };
+  const request = { query, current: cursor, selection: options.selection, openFiles: options.openFiles ?? [], failures, diagnostics: given, diff: parseDiff(options.diff ?? ''), draft: options.draft, language: options.language, signal: options.signal };
   const cap = Math.max(64, Math.floor(tokens * MAX_PIECE_SHARE));
   const pinCap = Math.max(64, Math.floor(tokens * MAX_PINNED_PIECE_SHARE));
   const kit = new TaskKit(deps, request, cap, pinCap);

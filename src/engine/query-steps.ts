@@ -51,7 +51,7 @@ export async function searchText(kit: TaskKit): Promise<string> {
 export const searchStep: StepRunner = async (kit, step) => {
   const query = await searchText(kit);
   if (!/[\p{L}\p{N}]/u.test(query)) return [];
-  const res = await kit.deps.search(query, { limit: step.limit, signal: kit.request.signal });
+  const res = await kit.deps.search(query, { limit: step.limit, language: kit.request.language, signal: kit.request.signal });
   const out: EvidenceInput[] = [];
   for (const [i, r] of res.results.entries()) {
     const piece = await kit.lines(r.path, r.startLine, r.endLine, step, `#${i + 1}`, r.symbol ?? undefined);

@@ -136,7 +136,7 @@ export const similarTests: StepRunner = async (kit, step) => {
   const query = [kit.request.query, ...names.slice(0, 4)].join(' ').trim();
   if (query === '') return [];
   const own = path === undefined ? [] : ((await kit.outline(path))?.tests ?? []);
-  const res = await kit.deps.search(query, { limit: 30, signal: kit.request.signal }).catch(() => undefined);
+  const res = await kit.deps.search(query, { limit: 30, language: kit.request.language, signal: kit.request.signal }).catch(() => undefined);
   const hits = (res?.results ?? []).filter((r) => isTestPath(r.path) && !own.includes(r.path) && r.path !== path);
   return collect(hits, step.limit, (r) => kit.lines(r.path, r.startLine, r.endLine, step, r.symbol ?? r.path, r.symbol ?? undefined));
 };

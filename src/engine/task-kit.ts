@@ -47,6 +47,8 @@ export interface TaskRequest {
   readonly diagnostics: readonly Diagnostic[];
   readonly diff: readonly DiffFile[];
   readonly draft?: string | undefined;
+  /** Only chunks in this language from search. */
+  readonly language?: string | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -118,10 +120,15 @@ export class TaskKit {
     return this.deps.readStored(cur.path, Math.max(1, cur.line - 30), cur.line + 30);
   }
 
-  /** Exact definitions of a name (functions and types first), optionally only in one file. */
+  /**
+   * Exact definitions of a name, optionally only in one file; with a current file, only those in
+   * its language (a Python `main()` does not call a Java `main`).
+   */
   async definitionsOf(name: string, inPath?: string): Promise<SymbolRow[]> {
-    const hits = await this.deps.symbols(name, { limit: 5 });
-    return hits.filter((h) => h.match === 'exact' && h.name === name && (inPath === undefined || h.path === inPath));
+    const hits = await this.deps.symbols(name, { limit: 8 });
+    const cur = this.request.current;
+    const language = cur === undefined ? undefined : (await this.outline(cur.path))?.language;
+    return hits.filter((h) => h.match === 'exact' && h.name === name && (inPath === undefined || h.path === inPath) && (language === undefined || h.language === language));
   }
 
   why(source: EvidenceSource, detail: string): string {
