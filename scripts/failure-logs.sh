@@ -37,7 +37,7 @@ capture pyright python "$JS_TOOLS/pyright" typed.py
 capture jest js "$JS_TOOLS/jest" --ci --rootDir . math.test.js
 capture node-stack js node crash.js
 capture mocha mocha "$JS_TOOLS/mocha" math.spec.js
-capture vitest vitest "$BIN/vitest" run --root . math.test.ts
+capture vitest vitest "$BIN/vitest" run --root . math.spec.ts
 capture tsc ts "$BIN/tsc" -p tsconfig.json --pretty false
 capture tsc-pretty ts "$BIN/tsc" -p tsconfig.json --pretty true
 capture eslint eslint "$BIN/eslint" --no-color bad.js
