@@ -54,11 +54,17 @@ export const importsStep: StepRunner = async (kit, step) => {
   });
 };
 
-/** The current file's own definitions whose uses are worth finding: exported first, top-level. */
+/**
+ * The current file's own definitions whose uses are worth finding: the one at the cursor (and the
+ * class holding it) first — that is what is being tested or refactored — then exported, top-level.
+ */
 async function ownNames(kit: TaskKit, path: string): Promise<string[]> {
   const o = await kit.outline(path);
+  const line = kit.request.current?.path === path ? kit.request.current.line : undefined;
+  const here = line === undefined ? undefined : await kit.definitionAt(path, line);
+  const first = here === undefined ? [] : [here.name, ...(here.container !== null ? [here.container.split('.')[0]!] : [])];
   const top = (o?.symbols ?? []).filter((s) => s.container === null && s.name.length >= 3);
-  return [...new Set([...top.filter((s) => s.exported), ...top.filter((s) => !s.exported)].map((s) => s.name))].slice(0, MAX_OWN_NAMES);
+  return [...new Set([...first, ...top.filter((s) => s.exported).map((s) => s.name), ...top.filter((s) => !s.exported).map((s) => s.name)])].slice(0, MAX_OWN_NAMES);
 }
 
 /** Where other files (tests or not) use the current file's names: the definitions holding the uses. */
