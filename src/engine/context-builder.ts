@@ -146,10 +146,11 @@ export async function buildTaskContext(deps: TaskDeps, query: string, options: C
   const task = options.task ?? 'qa';
   const candidates = intOption('candidates', options.candidates, 1, 100, DEFAULT_CANDIDATES);
   const maxPiecesPerFile = intOption('maxPiecesPerFile', options.maxPiecesPerFile, 1, 20, 2);
-  const [counter, file, failures] = await Promise.all([
+  const [counter, file, failures, definitions] = await Promise.all([
     loadTokenCounter(),
     options.current ? currentFile(deps, options.current) : Promise.resolve(undefined),
     placeFailures(deps, options.log),
+    options.current && deps.definitionsNear ? deps.definitionsNear(options.current) : Promise.resolve([] as EvidenceInput[]),
   ]);
   const cursor = file !== undefined ? { path: file.path, line: file.cursorLine ?? 1 } : undefined;
   const given = options.diagnostics ?? [];
@@ -158,7 +159,8 @@ export async function buildTaskContext(deps: TaskDeps, query: string, options: C
   const pinCap = Math.max(64, Math.floor(tokens * MAX_PINNED_PIECE_SHARE));
   const kit = new TaskKit(deps, request, cap, pinCap);
   const { evidence: found, steps } = await runStrategy(kit, task, candidates);
-  const evidence = limitPins(found, tokens);
+  // a language server's definitions near the cursor lead (pins still come first: mergeEvidence orders them)
+  const evidence = limitPins([...definitions, ...found], tokens);
   const logDiagnostics: Diagnostic[] = failures.filter((f) => ['compile', 'type', 'lint'].includes(f.kind)).slice(0, MAX_LOG_DIAGNOSTICS).map((f) => ({ path: f.file, line: Math.max(f.line, 1), message: f.message, ...(f.symbol !== undefined ? { code: f.symbol } : {}) }));
   const diagnostics = [...given, ...logDiagnostics];
   const { goal, trimmed } = goalOf(query.trim() === '' ? defaultGoal(task, cursor?.path, failures) : query, counter, Math.floor(tokens * MAX_GOAL_SHARE));

@@ -17,7 +17,7 @@ import type { SearchResponse } from '../search/search-result.js';
 import type { SymbolHit } from '../search/symbol-search.js';
 import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
 import type { SummaryDeps } from './context-summaries.js';
-import type { ReferenceOptions, SearchOptions, SymbolOptions } from './engine-api.js';
+import type { ContextOptions, ReferenceOptions, SearchOptions, SymbolOptions } from './engine-api.js';
 import { capChunk } from './evidence-text.js';
 
 /** What building a query's context needs from the engine. */
@@ -27,6 +27,8 @@ export interface ContextDeps extends SummaryDeps {
   readFile(path: string, options: ReadFileOptions): Promise<FileSlice>;
   /** Lines of a file as indexed (what chunk spans refer to). */
   readStored(path: string, startLine: number, endLine: number): Promise<string>;
+  /** Definitions a language server resolves near the cursor (issue 21, optional): prepended to the evidence. */
+  readonly definitionsNear?: ((current: NonNullable<ContextOptions['current']>) => Promise<EvidenceInput[]>) | undefined;
 }
 
 /** What a task's strategy needs besides: the root (to place a log's absolute paths) and structure queries. */
