@@ -6,7 +6,7 @@
 # log stays). Then `UPDATE_GOLDEN=1 npx vitest run test/unit/context/failure-golden.test.ts`
 # rewrites the .golden.json files; review the diff.
 #
-# Tools: python3 with pytest; pyright, jest, mocha from npm (JS_TOOLS: a node_modules/.bin holding
+# Tools: python3 with pytest; mypy (Debian `apt-get install mypy`, run as /usr/bin/mypy); pyright, jest, mocha from npm (JS_TOOLS: a node_modules/.bin holding
 # them, e.g. `npm install --prefix /tmp/failgen jest@29 mocha@10 pyright` → /tmp/failgen/node_modules/.bin);
 # vitest, tsc, eslint from this repository's node_modules; cargo/rustc, go, javac/java when present.
 set -u
@@ -34,6 +34,7 @@ capture pytest-short python python3 -m pytest -p no:cacheprovider --tb=short -q 
 capture unittest python python3 -m unittest unit_calc
 capture python-traceback python python3 crash.py
 capture pyright python "$JS_TOOLS/pyright" typed.py
+capture mypy python mypy --no-incremental --no-error-summary --show-column-numbers typed.py
 capture jest js "$JS_TOOLS/jest" --ci --rootDir . math.test.js
 capture node-stack js node crash.js
 capture mocha mocha "$JS_TOOLS/mocha" math.spec.js

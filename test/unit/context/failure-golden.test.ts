@@ -26,7 +26,7 @@ const cases = readdirSync(LOGS).filter((f) => f.endsWith('.log')).map((f) => f.s
 
 describe('parseFailure on real tool output', () => {
   it('has a log for every tool the issue names that is installable here', () => {
-    expect(cases).toEqual(expect.arrayContaining(['pytest', 'unittest', 'python-traceback', 'jest', 'vitest', 'mocha', 'node-stack', 'go-test', 'go-panic', 'cargo-test', 'rustc', 'tsc', 'eslint', 'pyright', 'java']));
+    expect(cases).toEqual(expect.arrayContaining(['pytest', 'unittest', 'python-traceback', 'jest', 'vitest', 'mocha', 'node-stack', 'go-test', 'go-panic', 'cargo-test', 'rustc', 'tsc', 'eslint', 'pyright', 'mypy', 'java']));
   });
 
   for (const name of cases) {
