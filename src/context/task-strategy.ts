@@ -79,9 +79,9 @@ export const TASK_STRATEGIES: Readonly<Record<ContextTask, readonly StrategyStep
     { source: 'tests', limit: 4, form: 'chunk' },
     { source: 'test-helpers', limit: 4, form: 'signature' },
     { source: 'similar-tests', limit: 4, form: 'chunk' },
+    { source: 'search', limit: 8, form: 'chunk' },
     { source: 'imports', limit: 6, form: 'signature' },
     { source: 'signatures', limit: 6, form: 'signature' },
-    { source: 'search', limit: 8, form: 'chunk' },
   ],
   // seed 002 /refactor: imports, importers, callers and callees
   refactor: [
@@ -139,3 +139,9 @@ export function whyOf(source: EvidenceSource, detail: string): string {
   };
   return detail === '' ? lead[source] : `${lead[source]}: ${detail}`;
 }
+
+/**
+ * Pieces per file in the pack's first round, per task (the caller's `maxPiecesPerFile` wins):
+ * writing tests reads several tests of one test file.
+ */
+export const PIECES_PER_FILE: Readonly<Record<ContextTask, number>> = { fix: 2, test: 4, refactor: 2, explain: 2, qa: 2, complete: 2 };

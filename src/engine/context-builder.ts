@@ -6,7 +6,7 @@ import type { FailureItem } from '../context/failure-item.js';
 import { parseFailure } from '../context/failure-log.js';
 import { mapFailures } from '../context/failure-map.js';
 import type { CurrentFile, Diagnostic } from '../context/pack-sections.js';
-import { TASK_STRATEGIES, type ContextTask, type EvidenceSource } from '../context/task-strategy.js';
+import { PIECES_PER_FILE, TASK_STRATEGIES, type ContextTask, type EvidenceSource } from '../context/task-strategy.js';
 import { estimateTokens, loadTokenCounter, type TokenCounter } from '../context/tokens.js';
 import type { FileSlice } from '../workspace/files.js';
 import type { ContextOptions, TaskContext } from './engine-api.js';
@@ -145,7 +145,7 @@ export async function buildTaskContext(deps: TaskDeps, query: string, options: C
   const tokens = checkContextRequest(query, options);
   const task = options.task ?? 'qa';
   const candidates = intOption('candidates', options.candidates, 1, 100, DEFAULT_CANDIDATES);
-  const maxPiecesPerFile = intOption('maxPiecesPerFile', options.maxPiecesPerFile, 1, 20, 2);
+  const maxPiecesPerFile = intOption('maxPiecesPerFile', options.maxPiecesPerFile, 1, 20, PIECES_PER_FILE[task]);
   const [counter, file, failures, definitions] = await Promise.all([
     loadTokenCounter(),
     options.current ? currentFile(deps, options.current) : Promise.resolve(undefined),
