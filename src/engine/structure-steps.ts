@@ -72,10 +72,12 @@ async function usesElsewhere(kit: TaskKit, step: Parameters<StepRunner>[1], keep
   const path = currentPath(kit);
   if (path === undefined) return [];
   const uses: { path: string; line: number; name: string }[] = [];
+  // a name is a use of this file's definition only in a file of its language
+  const language = (await kit.outline(path))?.language;
   for (const name of await ownNames(kit, path)) {
     const refs = await kit.deps.references(name, { limit: 60 }).catch(() => undefined);
     for (const g of refs?.files ?? []) {
-      if (g.path === path || !keep(g.path)) continue;
+      if (g.path === path || !keep(g.path) || (language !== undefined && g.language !== language)) continue;
       const r = g.references.find((x) => x.kind === 'call' || x.kind === 'reference');
       if (r !== undefined) uses.push({ path: g.path, line: r.line, name });
     }
@@ -103,7 +105,10 @@ export const calleesStep: StepRunner = async (kit, step) => {
 export const testsStep: StepRunner = async (kit, step) => {
   const path = currentPath(kit);
   if (path === undefined) return [];
-  const tests = (await kit.outline(path))?.tests ?? [];
+  const own = await kit.outline(path);
+  // the index pairs tests by file name (`calc_test.go` with `calc.py`): only those in the file's language
+  const tests: string[] = [];
+  for (const t of own?.tests ?? []) if ((await kit.outline(t))?.language === own?.language) tests.push(t);
   const found = await usesElsewhere(kit, step, (p) => tests.includes(p) || isTestPath(p));
   if (found.length >= step.limit) return found;
   const more = await collect(tests, step.limit - found.length, async (t) => {
@@ -143,7 +148,8 @@ export const similarTests: StepRunner = async (kit, step) => {
   if (query === '') return [];
   const own = path === undefined ? [] : ((await kit.outline(path))?.tests ?? []);
   const res = await kit.deps.search(query, { limit: 30, language: kit.request.language, signal: kit.request.signal }).catch(() => undefined);
-  const hits = (res?.results ?? []).filter((r) => isTestPath(r.path) && !own.includes(r.path) && r.path !== path);
+  const language = path === undefined ? undefined : (await kit.outline(path))?.language;
+  const hits = (res?.results ?? []).filter((r) => isTestPath(r.path) && !own.includes(r.path) && r.path !== path && (language === undefined || r.language === language));
   return collect(hits, step.limit, (r) => kit.lines(r.path, r.startLine, r.endLine, step, r.symbol ?? r.path, r.symbol ?? undefined));
 };
 

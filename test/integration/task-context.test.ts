@@ -11,6 +11,7 @@ import { createEngine, loadTokenCounter, type Engine, type TaskContext } from '.
 import { runTool } from '../../src/tools/run-tool.js';
 import type { ToolContext } from '../../src/tools/tool.js';
 import { runCli } from '../helpers/cli.js';
+import { expectGoldenText } from '../helpers/golden-text.js';
 import { isolatedEnv, tempDir } from '../helpers/temp.js';
 
 const GOLDEN = join(import.meta.dirname, '../golden/failures');
@@ -102,6 +103,27 @@ describe('engine.context with a task', () => {
     expect(pieces(withDraft).some((p) => p.path.endsWith('.java'))).toBe(false);
     const without = await engine.context('', { task: 'complete', current: { path: 'python/crash.py', line: 12 } });
     expect(without.rounds[1]!.from).toBe('evidence');
+  });
+
+  it('ranks each task\'s evidence as its strategy says (golden: citation, kind, pin, why per piece)', async () => {
+    // a ranking golden (STYLE.md habit 7): a change to a strategy or a step shows up as a diff to review
+    const requests: [string, string, Parameters<Engine['context']>[1]][] = [
+      ['fix pytest', '', { task: 'fix', log: log('pytest') }],
+      ['fix cargo', '', { task: 'fix', log: log('cargo-test') }],
+      ['fix tsc', '', { task: 'fix', log: log('tsc') }],
+      ['test calc.py', '', { task: 'test', current: { path: 'python/calc.py', line: 5 } }],
+      ['refactor math.js', '', { task: 'refactor', current: { path: 'js/math.js', line: 5 } }],
+      ['explain calc.py:6', '', { task: 'explain', current: { path: 'python/calc.py', line: 6 } }],
+      ['complete crash.py:12', '', { task: 'complete', current: { path: 'python/crash.py', line: 12 }, draft: 'return ratio(config["n"], 1)' }],
+      ['qa', 'where is the ratio of two numbers computed', {}],
+    ];
+    const out: string[] = [];
+    for (const [label, query, options] of requests) {
+      const pack = await engine.context(query, { tokens: 3000, ...options });
+      out.push(`## ${label}: ${pack.steps.map((s) => `${s.source} ${s.found}`).join(', ')}`);
+      for (const p of pieces(pack).filter((x) => x.kind !== 'summary')) out.push(`${p.path}:${p.startLine}-${p.endLine} ${p.kind}${p.pinned ? ' pinned' : ''} | ${(p.whys ?? []).join(' | ')}`);
+    }
+    expectGoldenText(join(GOLDEN, 'task-packs.txt'), out.join('\n'), 'npx vitest run test/integration/task-context.test.ts');
   });
 
   it('rejects bad task arguments with INVALID_ARGUMENT before retrieving', async () => {
