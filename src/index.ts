@@ -45,6 +45,12 @@ export type { RepoMap, RepoMapFile, RepoMapSymbol, RepoMapRole } from './context
 export { buildContextPack, DEFAULT_ALLOCATIONS, DEFAULT_BUDGET } from './context/context-pack.js';
 export type { Allocations, ContextPack, ContextPackInput, ContextPackOptions, OmittedItem, OmitReason } from './context/context-pack.js';
 export { mergeEvidence } from './context/evidence-merge.js';
+export { parseFailure } from './context/failure-log.js';
+export type { FailureItem, FailureKind, FailureTool } from './context/failure-log.js';
+export { mapFailures } from './context/failure-map.js';
+export type { MappedFailures } from './context/failure-map.js';
+export { CONTEXT_TASKS, TASK_STRATEGIES } from './context/task-strategy.js';
+export type { ContextTask, EvidenceSource, StrategyStep } from './context/task-strategy.js';
 export type { EvidenceInput, EvidenceKind, EvidencePiece, MergedEvidence, MergeEvidenceOptions } from './context/evidence-merge.js';
 export type { TaskSpec, Diagnostic, CurrentFile, WorkspaceInput, ArtifactInput, HistoryEntry, PackSections, SectionName } from './context/pack-sections.js';
 export { renderFimPrompt, DEFAULT_FIM_TOKENS } from './context/fim-prompt.js';

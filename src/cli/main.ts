@@ -198,16 +198,26 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
   program
     .command('context')
     .description(
-      'The context for a task inside a token budget, as a prompt-ready YAML pack: a window of the current file around the cursor, the signatures of symbols the query names, then the most relevant code whole (merged, deduplicated, at most 2 pieces per file, each cited path:start-end with its hash).',
+      'The context for a task inside a token budget, as a prompt-ready YAML pack: a window of the current file around the cursor, then the evidence the task needs, each piece cited path:start-end with why it was retrieved. ' +
+        'Tasks: fix (failing tests and stack-frame functions from --log, never dropped; code at diagnostics; symbols named in errors; imports; tests; search), test (existing tests, helpers, similar tests), refactor (importers/callers, imports, callees), explain (called functions, referenced types), complete (signatures, then the implementations they or --draft mention), qa (default: signatures the query names, then search).',
     )
-    .argument('[query]', 'the task or question (- reads it from stdin)')
+    .argument('[query]', 'the task or question (- reads it from stdin); optional when --log, --diff or --current say where to look (not for --task qa)')
     .addOption(dbOption())
     .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('--task <task>', 'fix, test, refactor, explain, qa or complete (default qa)')
     .option('--current <path[:line]>', 'the file being edited and the cursor line: a window of it comes first')
+    .option('--selection <start-end>', 'lines selected in --current (e.g. 40-60)')
+    .option('--log <file>', 'terminal output of a test run, build or crash to parse for failures (- reads stdin)')
+    .option('--diff <file>', 'a unified git diff of the work in progress (- reads stdin)')
+    .option('--draft <file>', 'a model draft whose identifiers round 2 of --task complete looks up (- reads stdin)')
+    .option('--open <path>', 'a file open in the editor (repeatable, comma-separated)', collect)
     .option('--tokens <n>', 'token budget of the pack (o200k; 256-100000, default 8000)')
     .option('--lang <language>', 'only code in this language')
-    .option('--json', 'JSON output: {query, candidates, sections, omitted, tokens, budget, allocations, text}')
-    .addHelpText('after', '\nExamples:\n  scry context "add a timeout to the HTTP client" --tokens 4000\n  scry context "why does login fail" --current src/auth/login.ts:42\n  gh issue view 12 --json body -q .body | scry context - --json')
+    .option('--json', 'JSON output: {query, task, candidates, failures, steps, rounds, sections, omitted, tokens, budget, allocations, text}')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  scry context "add a timeout to the HTTP client" --tokens 4000\n  scry context "why does login fail" --current src/auth/login.ts:42\n  pytest 2>&1 | scry context --task fix --log -\n  scry context --task test --current src/db/pool.ts\n  scry context --task explain --current src/db/pool.ts:120 --selection 110-140\n  gh issue view 12 --json body -q .body | scry context - --json',
+    )
     .action(async (query: string | undefined, flags) => {
       result.json = Boolean(flags.json);
       result.code = await contextCommand(io, query, flags);

@@ -186,8 +186,8 @@ export function buildContextPack(input: ContextPackInput, options: ContextPackOp
   if (floor > budget) {
     throw new EngineError(
       'TOO_LARGE',
-      { what: 'the never-drop part of the context pack (task, constitution, cursor line, diagnostics)', size: floor, unit: 'tokens', limit: budget },
-      { hint: 'raise the budget, or shorten the task spec, constitution or diagnostics' },
+      { what: 'the never-drop part of the context pack (task, constitution, cursor line, diagnostics, pinned evidence)', size: floor, unit: 'tokens', limit: budget },
+      { hint: 'raise the budget, or shorten the task spec, constitution, diagnostics or pinned evidence' },
     );
   }
   let plan = pricer.minimal;

@@ -22,6 +22,13 @@ export interface EvidenceInput {
   readonly symbol?: string | undefined;
   /** Default `chunk`. */
   readonly kind?: EvidenceKind | undefined;
+  /** Why it was retrieved (`failing test test_add`, `imported by src/a.ts`), shown with the piece. */
+  readonly why?: string | undefined;
+  /**
+   * Never dropped (the failing test and the functions of a failure's frames, seed 002 "Pass 3"):
+   * packed before every other piece; a pack whose pinned pieces do not fit is TOO_LARGE.
+   */
+  readonly pinned?: boolean | undefined;
 }
 
 /** A piece after merging: one span of one file, cited as `path:startLine-endLine` plus its hashes. */
@@ -41,6 +48,10 @@ export interface EvidencePiece {
   readonly score?: number | undefined;
   /** How many input pieces were merged into it (1 when none were). */
   readonly merged: number;
+  /** The `why` of its input pieces, best first, without repeats (absent when none had one). */
+  readonly whys?: readonly string[] | undefined;
+  /** Present when an input piece of it was pinned: never dropped. */
+  readonly pinned?: true | undefined;
 }
 
 /** Why an input piece never reached the budget. */
@@ -108,6 +119,8 @@ function single(r: Ranked): EvidencePiece {
     symbols: input.symbol !== undefined ? [input.symbol] : [],
     score: input.score,
     merged: 1,
+    ...(input.why !== undefined ? { whys: [input.why] } : {}),
+    ...(input.pinned === true ? { pinned: true as const } : {}),
   };
 }
 
@@ -124,6 +137,7 @@ function join(run: readonly Ranked[]): EvidencePiece {
     });
   }
   const scores = run.map((r) => r.input.score).filter((s): s is number => s !== undefined);
+  const whys = [...new Set(byRank.flatMap((r) => (r.input.why !== undefined ? [r.input.why] : [])))];
   return {
     path: run[0]!.input.path,
     startLine: start,
@@ -135,6 +149,8 @@ function join(run: readonly Ranked[]): EvidencePiece {
     symbols: [...new Set(byRank.flatMap((r) => (r.input.symbol !== undefined ? [r.input.symbol] : [])))],
     score: scores.length > 0 ? Math.max(...scores) : undefined,
     merged: run.length,
+    ...(whys.length > 0 ? { whys } : {}),
+    ...(run.some((r) => r.input.pinned === true) ? { pinned: true as const } : {}),
   };
 }
 
@@ -157,7 +173,19 @@ function mergeFile(chunks: readonly Ranked[]): EvidencePiece[] {
 }
 
 function priority(a: EvidencePiece, b: EvidencePiece): number {
-  return Number(a.kind === 'summary') - Number(b.kind === 'summary') || a.rank - b.rank;
+  return Number(b.pinned === true) - Number(a.pinned === true) || Number(a.kind === 'summary') - Number(b.kind === 'summary') || a.rank - b.rank;
+}
+
+/** The union of two pieces' whys and pins, for a piece that absorbs another. */
+function absorbInto(host: EvidencePiece, p: EvidencePiece): EvidencePiece {
+  const whys = [...new Set([...(host.whys ?? []), ...(p.whys ?? [])])];
+  return {
+    ...host,
+    rank: Math.min(host.rank, p.rank),
+    symbols: [...new Set([...host.symbols, ...p.symbols])],
+    ...(whys.length > 0 ? { whys } : {}),
+    ...(host.pinned === true || p.pinned === true ? { pinned: true as const } : {}),
+  };
 }
 
 /**
@@ -177,7 +205,7 @@ function absorbSignatures(pieces: EvidencePiece[], dropped: DroppedEvidence[]): 
     }
     dropped.push({ ...span(p), rank: p.rank, reason: 'duplicate' });
     const now = promoted.get(host) ?? host;
-    promoted.set(host, { ...now, rank: Math.min(now.rank, p.rank), symbols: [...new Set([...now.symbols, ...p.symbols])] });
+    promoted.set(host, absorbInto(now, p));
   }
   return out.map((p) => promoted.get(p) ?? p);
 }
@@ -194,21 +222,28 @@ export function mergeEvidence(evidence: readonly EvidenceInput[], options: Merge
   const dropped: DroppedEvidence[] = [];
   const seen = new Set<string>();
   const unique: Ranked[] = [];
-  evidence.forEach((input, rank) => {
+  // pinned pieces first (stable), so that a duplicate of a pinned piece is the one dropped
+  const ordered = evidence.map((input, rank) => ({ input, rank })).sort((a, b) => Number(b.input.pinned === true) - Number(a.input.pinned === true));
+  for (const { input, rank } of ordered) {
     const key = input.hash !== undefined ? `h\0${input.hash}` : `t\0${input.text}`;
     if (seen.has(key)) dropped.push({ ...span(input), rank, reason: 'duplicate' });
     else {
       seen.add(key);
       unique.push({ input, rank });
     }
-  });
+  }
   const chunksByFile = new Map<string, Ranked[]>();
   const pieces: EvidencePiece[] = [];
   for (const r of unique) {
     if (!mergeable(r)) pieces.push(single(r));
-    else chunksByFile.set(r.input.path, [...(chunksByFile.get(r.input.path) ?? []), r]);
+    else {
+      // pinned chunks merge only with each other: a pin must not grow by its neighbours
+      const key = `${r.input.pinned === true ? 'p' : 'u'}\0${r.input.path}`;
+      chunksByFile.set(key, [...(chunksByFile.get(key) ?? []), r]);
+    }
   }
   for (const chunks of chunksByFile.values()) pieces.push(...mergeFile(chunks));
+  dropInsidePins(pieces, dropped);
   pieces.sort(priority);
   const perFile = new Map<string, number>();
   let first: EvidencePiece[] = [];
@@ -217,13 +252,27 @@ export function mergeEvidence(evidence: readonly EvidenceInput[], options: Merge
     const key = `${p.kind}\0${p.path}`;
     const n = perFile.get(key) ?? 0;
     perFile.set(key, n + 1);
-    if (n < cap || p.kind === 'summary') first.push(p);
+    if (n < cap || p.kind === 'summary' || p.pinned === true) first.push(p);
     else over.push(p);
   }
   first = absorbSignatures(first, dropped).sort(priority);
   const summaries = first.filter((p) => p.kind === 'summary');
   dropped.sort((a, b) => a.rank - b.rank);
   return { pieces: [...first.filter((p) => p.kind !== 'summary'), ...over, ...summaries], overCap: new Set(over), dropped };
+}
+
+/** An unpinned chunk whose lines a pinned chunk of its file already shows is a duplicate. */
+function dropInsidePins(pieces: EvidencePiece[], dropped: DroppedEvidence[]): void {
+  const pins = pieces.filter((p) => p.pinned === true && p.kind === 'chunk');
+  if (pins.length === 0) return;
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    const p = pieces[i]!;
+    if (p.pinned === true || p.kind !== 'chunk') continue;
+    if (pins.some((q) => q.path === p.path && q.startLine <= p.startLine && p.endLine <= q.endLine)) {
+      dropped.push({ ...span(p), rank: p.rank, reason: 'duplicate' });
+      pieces.splice(i, 1);
+    }
+  }
 }
 
 function span(p: { path: string; startLine: number; endLine: number }): { path: string; startLine: number; endLine: number } {

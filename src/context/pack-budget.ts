@@ -105,6 +105,8 @@ const SECTIONS: readonly SectionName[] = ['task', 'workspace', 'artifacts', 'evi
 /** Prices plans for one set of parts; every entry is counted once. */
 export class Pricer {
   readonly minimal: Plan;
+  /** Evidence pieces that are never dropped (the first ones). */
+  private readonly pinned: number;
   private readonly fileLines: readonly string[];
   private readonly maxWindow: number;
   private readonly artifactLines: readonly (readonly string[])[];
@@ -129,7 +131,10 @@ export class Pricer {
     this.artifactSums = prefixCosts(counter, 'artifacts:\n', whole);
     this.evidenceSums = prefixCosts(counter, 'evidence:\n', parts.evidence.map(renderEvidencePiece));
     this.historySums = prefixCosts(counter, 'history:\n', this.newestFirst.map(renderHistoryEntry));
-    this.minimal = { window: this.maxWindow === 0 ? 0 : 1, extras: false, artifacts: 0, partialLines: 0, evidence: 0, history: 0 };
+    // pinned pieces lead the priority order (mergeEvidence): the never-drop prefix of the evidence
+    this.pinned = parts.evidence.findIndex((p) => p.pinned !== true);
+    if (this.pinned < 0) this.pinned = parts.evidence.length;
+    this.minimal = { window: this.maxWindow === 0 ? 0 : 1, extras: false, artifacts: 0, partialLines: 0, evidence: this.pinned, history: 0 };
   }
 
   cost(section: SectionName, plan: Plan): number {
@@ -159,7 +164,7 @@ export class Pricer {
       case 'artifacts':
         return this.fillArtifacts(cap, plan);
       case 'evidence':
-        return { ...plan, evidence: largestPrefix(this.evidenceSums, cap) };
+        return { ...plan, evidence: Math.max(largestPrefix(this.evidenceSums, cap), this.pinned) };
       case 'history':
         return { ...plan, history: largestPrefix(this.historySums, cap) };
     }

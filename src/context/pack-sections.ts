@@ -155,6 +155,8 @@ export function renderEvidencePiece(p: EvidencePiece): string {
     (p.hashes.length === 1 ? field('hash', p.hashes[0]!, 4) : stringList('hashes', p.hashes, 4)) +
     (p.kind !== 'chunk' ? field('kind', p.kind, 4) : '') +
     (p.symbols.length > 0 ? field('symbol', p.symbols.join(', '), 4) : '') +
+    (p.whys !== undefined && p.whys.length > 0 ? field('why', p.whys.join('; '), 4) : '') +
+    (p.pinned === true ? field('pinned', 'true', 4) : '') +
     field('text', p.text, 4)
   );
 }

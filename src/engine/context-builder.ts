@@ -1,24 +1,26 @@
 import { EngineError } from '../core/errors.js';
 import { buildContextPack } from '../context/context-pack.js';
+import { parseDiff } from '../context/diff-hunks.js';
 import type { EvidenceInput } from '../context/evidence-merge.js';
-import type { CurrentFile } from '../context/pack-sections.js';
+import type { FailureItem } from '../context/failure-item.js';
+import { parseFailure } from '../context/failure-log.js';
+import { mapFailures } from '../context/failure-map.js';
+import type { CurrentFile, Diagnostic } from '../context/pack-sections.js';
+import { PIECES_PER_FILE, TASK_STRATEGIES, type ContextTask, type EvidenceSource } from '../context/task-strategy.js';
 import { estimateTokens, loadTokenCounter, type TokenCounter } from '../context/tokens.js';
-import type { SearchResponse } from '../search/search-result.js';
-import type { SymbolHit } from '../search/symbol-search.js';
-import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
-import type { ContextOptions, SearchOptions, SymbolOptions, TaskContext } from './engine-api.js';
-import { summaryEvidence, type SummaryDeps } from './context-summaries.js';
+import type { FileSlice } from '../workspace/files.js';
+import type { ContextOptions, TaskContext } from './engine-api.js';
+import { summaryEvidence } from './context-summaries.js';
+import { diagnosticCode, errorSymbols, diffCode, failingTests, failureFrames, type StepRunner } from './failure-steps.js';
+import { round2Step, searchStep, signaturesStep } from './query-steps.js';
+import { calleesStep, importersStep, importsStep, openFilesStep, referencedTypes, selectionCalls, similarTests, testHelpers, testsStep } from './structure-steps.js';
+import { checkContextRequest, intOption } from './task-request.js';
+import { TaskKit, type ContextDeps, type TaskDeps } from './task-kit.js';
 
-/** What building a task's context needs from the engine. */
-export interface ContextDeps extends SummaryDeps {
-  search(query: string, options: SearchOptions): Promise<SearchResponse>;
-  symbols(name: string, options: SymbolOptions): Promise<SymbolHit[]>;
-  readFile(path: string, options: ReadFileOptions): Promise<FileSlice>;
-  /** Lines of a file as indexed (what chunk spans refer to). */
-  readStored(path: string, startLine: number, endLine: number): Promise<string>;
-}
+export { checkContextRequest, DEFAULT_CONTEXT_TOKENS } from './task-request.js';
 
-export const DEFAULT_CONTEXT_TOKENS = 8000;
+export type { ContextDeps, TaskDeps } from './task-kit.js';
+
 const DEFAULT_CANDIDATES = 30;
 /** Lines read each side of the cursor (the pack's window is at most 401 lines), up to 200 KB. */
 const CURRENT_FILE_HALF_WINDOW = 200;
@@ -29,67 +31,6 @@ const MAX_PIECE_SHARE = 0.3;
 const MAX_GOAL_SHARE = 0.25;
 /** Summaries are added when at least this much budget is left after every retrieved piece. */
 const MIN_SUMMARY_TOKENS = 200;
-/** Query words looked up as symbol names for signature evidence. */
-const MAX_SIGNATURE_NAMES = 8;
-
-function intOption(name: string, value: number | undefined, min: number, max: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new EngineError('INVALID_ARGUMENT', { name, reason: `must be an integer from ${min} to ${max}` });
-  return value;
-}
-
-/**
- * Words of the query written as code, in order, once each: camelCase or PascalCase with an inner
- * capital, snake_case, with digits, or called (`name(`). Plain words (`open`, `database`) would
- * look up every method of that name in the repository.
- */
-function identifiers(query: string): string[] {
-  const out: string[] = [];
-  for (const m of query.matchAll(/[A-Za-z_$][A-Za-z0-9_$]{2,}(\()?/g)) {
-    const word = m[0].replace(/\($/, '');
-    const codeLike = m[1] !== undefined || /[a-z][A-Z]|[A-Z][a-z]+[A-Z]|_|\d/.test(word);
-    if (codeLike && !out.includes(word)) out.push(word);
-  }
-  return out.slice(0, 40);
-}
-
-/**
- * A chunk cut to its first lines so that it takes at most `cap` tokens (estimated): one large
- * chunk must not crowd every other piece out of a small budget. Chunks are definition-sized, so
- * this only bites when the budget is small.
- */
-function capChunk(text: string, startLine: number, cap: number): { text: string; endLine: number } {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  if (estimateTokens(text) <= cap) return { text, endLine: startLine + Math.max(lines.length, 1) - 1 };
-  let used = 0;
-  let keep = 0;
-  while (keep < lines.length && used + estimateTokens(`${lines[keep]}\n`) <= cap) used += estimateTokens(`${lines[keep++]}\n`);
-  keep = Math.max(keep, 1);
-  return { text: lines.slice(0, keep).join('\n'), endLine: startLine + keep - 1 };
-}
-
-/**
- * Signatures of the symbols the query names exactly, best first: the §8.4 "relevant symbol
- * signatures (signatures, not bodies)", cheap evidence that lets an agent call the right thing.
- */
-async function signatureEvidence(deps: ContextDeps, query: string): Promise<EvidenceInput[]> {
-  const out: EvidenceInput[] = [];
-  let looked = 0;
-  for (const word of identifiers(query)) {
-    if (looked >= MAX_SIGNATURE_NAMES) break;
-    const hits = await deps.symbols(word, { limit: 3 });
-    const exact = hits.filter((h) => h.match === 'exact' && h.name === word && h.signature);
-    if (exact.length > 0) looked++;
-    for (const h of exact) out.push({ path: h.path, startLine: h.startLine, endLine: h.startLine, text: h.signature!, kind: 'signature', symbol: h.container ? `${h.container}.${h.name}` : h.name });
-  }
-  return out;
-}
-
-/**
- * The lines around the cursor, wherever it is in the file: a slice of up to 200 lines each side
- * (at most 200 KB), placed by its first line. A cursor past the end stands on the last line.
- */
 /**
  * The query as the pack's goal: whole when it takes at most `cap` tokens, else its longest prefix
  * that does (binary search on characters) with a marker. A long issue text must not make the pack
@@ -122,37 +63,109 @@ async function currentFile(deps: ContextDeps, current: NonNullable<ContextOption
   return { path: slice.path, text: slice.text, cursorLine: Math.min(line, slice.endLine), firstLine: slice.startLine, totalLines: slice.totalLines };
 }
 
-/** The token budget of a context request, or INVALID_ARGUMENT (checked before any index is opened). */
-export function checkContextRequest(query: unknown, options: Pick<ContextOptions, 'tokens'>): number {
-  if (typeof query !== 'string' || query.trim() === '') throw new EngineError('INVALID_ARGUMENT', { name: 'query', reason: 'must be a non-empty string' });
-  return intOption('tokens', options.tokens, 256, 100_000, DEFAULT_CONTEXT_TOKENS);
+
+/** Pinned pieces take at most this share of the budget together (later pins become plain evidence). */
+const MAX_PINNED_SHARE = 0.5;
+/** A pinned piece is cut to this share of the budget. */
+const MAX_PINNED_PIECE_SHARE = 0.15;
+/** Diagnostics parsed from a log that enter the never-drop workspace section, at most. */
+const MAX_LOG_DIAGNOSTICS = 10;
+
+const RUNNERS: Readonly<Record<EvidenceSource, StepRunner>> = {
+  'failing-tests': failingTests,
+  'failure-frames': failureFrames,
+  diagnostics: diagnosticCode,
+  'error-symbols': errorSymbols,
+  diff: diffCode,
+  'selection-calls': selectionCalls,
+  'referenced-types': referencedTypes,
+  imports: importsStep,
+  importers: importersStep,
+  callees: calleesStep,
+  tests: testsStep,
+  'test-helpers': testHelpers,
+  'similar-tests': similarTests,
+  'open-files': openFilesStep,
+  signatures: signaturesStep,
+  search: searchStep,
+  'round-2': round2Step,
+};
+
+/** A log's items placed on indexed files: only the files named like those in the log are listed. */
+async function placeFailures(deps: TaskDeps, log: string | undefined): Promise<FailureItem[]> {
+  const items = parseFailure(log ?? '');
+  if (items.length === 0) return [];
+  const names = [...new Set(items.map((i) => i.file.replace(/\\/g, '/').split('/').pop() ?? ''))].filter((n) => /^[\w.@+-]+$/.test(n));
+  if (names.length === 0) return [];
+  // a plain name is a path prefix to listFiles: `**/name` matches the file name in any folder
+  const listing = await deps.listFiles({ glob: names.flatMap((n) => [n, `**/${n}`]), limit: 10_000, includeHidden: true });
+  return [...mapFailures(items, deps.root, listing.files.map((f) => f.path)).items];
+}
+
+/** Pins beyond the pinned share of the budget become plain evidence (a pack must stay possible). */
+function limitPins(evidence: readonly EvidenceInput[], tokens: number): EvidenceInput[] {
+  let used = 0;
+  return evidence.map((e) => {
+    if (e.pinned !== true) return e;
+    used += estimateTokens(e.text) + 24;
+    return used <= tokens * MAX_PINNED_SHARE ? e : { ...e, pinned: undefined };
+  });
+}
+
+/** Runs the task's steps in order; a step that fails on this index finds nothing, the others go on. */
+async function runStrategy(kit: TaskKit, task: ContextTask, candidates: number): Promise<{ evidence: EvidenceInput[]; steps: { source: EvidenceSource; found: number }[] }> {
+  const evidence: EvidenceInput[] = [];
+  const steps: { source: EvidenceSource; found: number }[] = [];
+  for (const step of TASK_STRATEGIES[task]) {
+    const limit = step.source === 'search' && task === 'qa' ? candidates : step.limit;
+    const found = await RUNNERS[step.source](kit, { ...step, limit }, evidence).catch((err: unknown) => {
+      if (kit.request.signal?.aborted === true || !(err instanceof EngineError) || err.code === 'CLOSED') throw err;
+      return [] as EvidenceInput[];
+    });
+    steps.push({ source: step.source, found: found.length });
+    evidence.push(...found);
+  }
+  return { evidence, steps };
+}
+
+/** The goal when the query is empty: what the task is about. */
+function defaultGoal(task: ContextTask, current: string | undefined, failures: readonly FailureItem[]): string {
+  const first = failures.find((f) => f.message !== '');
+  if (first !== undefined) return `${task}: ${first.message}`;
+  return `${task}${current !== undefined ? ` ${current}` : ''}`;
 }
 
 /**
- * The pack for a query (seed 004 §8.4): a "you are here" window of the current file, the
- * signatures of symbols the query names, then the retrieved chunks whole (merged, deduplicated,
- * at most `maxPiecesPerFile` per file, cited with their content hash), all inside `tokens` (o200k).
+ * The pack for a task (issue 20; seed 004 §8.4): a "you are here" window of the current file and
+ * the diagnostics (never dropped), then the evidence of the task's strategy (TASK_STRATEGIES) in
+ * step order, each piece with its `why` — pinned pieces (a failure's tests and frames) never
+ * dropped — then summaries if budget is left; all inside `tokens` (o200k).
  */
-export async function buildTaskContext(deps: ContextDeps, query: string, options: ContextOptions): Promise<TaskContext> {
+export async function buildTaskContext(deps: TaskDeps, query: string, options: ContextOptions): Promise<TaskContext> {
   const tokens = checkContextRequest(query, options);
+  const task = options.task ?? 'qa';
   const candidates = intOption('candidates', options.candidates, 1, 100, DEFAULT_CANDIDATES);
-  const maxPiecesPerFile = intOption('maxPiecesPerFile', options.maxPiecesPerFile, 1, 20, 2);
-  const [counter, response, signatures, file] = await Promise.all([
+  const maxPiecesPerFile = intOption('maxPiecesPerFile', options.maxPiecesPerFile, 1, 20, PIECES_PER_FILE[task]);
+  const [counter, file, failures, definitions] = await Promise.all([
     loadTokenCounter(),
-    deps.search(query, { limit: candidates, language: options.language, signal: options.signal }),
-    signatureEvidence(deps, query),
     options.current ? currentFile(deps, options.current) : Promise.resolve(undefined),
+    placeFailures(deps, options.log),
+    options.current && deps.definitionsNear ? deps.definitionsNear(options.current) : Promise.resolve([] as EvidenceInput[]),
   ]);
-  const chunks: EvidenceInput[] = [];
+  const cursor = file !== undefined ? { path: file.path, line: file.cursorLine ?? 1 } : undefined;
+  const given = options.diagnostics ?? [];
+  const request = { query, current: cursor, selection: options.selection, openFiles: options.openFiles ?? [], failures, diagnostics: given, diff: parseDiff(options.diff ?? ''), draft: options.draft, language: options.language, signal: options.signal };
   const cap = Math.max(64, Math.floor(tokens * MAX_PIECE_SHARE));
-  for (const r of response.results) {
-    const stored = await deps.readStored(r.path, r.startLine, r.endLine);
-    if (stored === '') continue; // the file left the index since the search
-    const { text, endLine } = capChunk(stored, r.startLine, cap);
-    chunks.push({ path: r.path, startLine: r.startLine, endLine, text, hash: r.chunkHash.slice(0, 12), score: r.score, symbol: r.symbol ?? undefined, kind: 'chunk' });
-  }
-  const { goal, trimmed } = goalOf(query, counter, Math.floor(tokens * MAX_GOAL_SHARE));
-  const input = { task: { goal }, workspace: file ? { currentFile: file } : undefined, evidence: [...signatures, ...chunks] };
+  const pinCap = Math.max(64, Math.floor(tokens * MAX_PINNED_PIECE_SHARE));
+  const kit = new TaskKit(deps, request, cap, pinCap);
+  const { evidence: found, steps } = await runStrategy(kit, task, candidates);
+  // a language server's definitions near the cursor lead (pins still come first: mergeEvidence orders them)
+  const evidence = limitPins([...definitions, ...found], tokens);
+  const logDiagnostics: Diagnostic[] = failures.filter((f) => ['compile', 'type', 'lint'].includes(f.kind)).slice(0, MAX_LOG_DIAGNOSTICS).map((f) => ({ path: f.file, line: Math.max(f.line, 1), message: f.message, ...(f.symbol !== undefined ? { code: f.symbol } : {}) }));
+  const diagnostics = [...given, ...logDiagnostics];
+  const { goal, trimmed } = goalOf(query.trim() === '' ? defaultGoal(task, cursor?.path, failures) : query, counter, Math.floor(tokens * MAX_GOAL_SHARE));
+  const workspace = file !== undefined || diagnostics.length > 0 || request.openFiles.length > 0 ? { currentFile: file, diagnostics, openFiles: request.openFiles.length > 0 ? request.openFiles : undefined } : undefined;
+  const input = { task: { goal }, workspace, evidence };
   let pack = buildContextPack(input, { counter, budget: tokens, maxPiecesPerFile });
   // step 4 of §8.4: summaries only when every piece fit and budget is left
   const left = tokens - pack.tokens.total;
@@ -162,5 +175,5 @@ export async function buildTaskContext(deps: ContextDeps, query: string, options
     if (summaries.length > 0) pack = buildContextPack({ ...input, evidence: [...input.evidence, ...summaries] }, { counter, budget: tokens, maxPiecesPerFile });
   }
   const omitted = trimmed ? [{ section: 'task' as const, label: 'goal', reason: 'trimmed' as const }, ...pack.omitted] : pack.omitted;
-  return { ...pack, omitted, query, candidates: chunks.length };
+  return { ...pack, omitted, query, candidates: evidence.length, task, failures, steps, rounds: kit.rounds };
 }

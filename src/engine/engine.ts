@@ -374,8 +374,9 @@ class EngineImpl implements Engine {
   }
 
   async context(query: string, options: ContextOptions = {}): Promise<TaskContext> {
-    const deps = { search: this.search.bind(this), symbols: this.symbols.bind(this), readFile: this.readFile.bind(this), readStored: this.readStored.bind(this) };
-    return this.reads.snapshot(() => buildTaskContext({ ...deps, outline: this.outline.bind(this), repoMap: this.repoMap.bind(this), listFiles: this.listFiles.bind(this) }, query, options));
+    const deps = { root: this.root, search: this.search.bind(this), symbols: this.symbols.bind(this), readFile: this.readFile.bind(this), readStored: this.readStored.bind(this) };
+    const structure = { related: this.related.bind(this), references: this.references.bind(this), outline: this.outline.bind(this), repoMap: this.repoMap.bind(this), listFiles: this.listFiles.bind(this) };
+    return this.reads.snapshot(() => buildTaskContext({ ...deps, ...structure }, query, options));
   }
 
   async embed(options: IndexOptions = {}): Promise<IndexReport> {

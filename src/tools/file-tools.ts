@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isEngineError, loadTokenCounter } from '../index.js';
 import { firstLinesOfText } from './bound.js';
+import { contextRequest, contextTaskArgs } from './context-args.js';
 import { renderContext, renderFileList, renderFileSlice } from './render/file-text.js';
 import { defineTool, limitArg, type ToolDefinition } from './tool.js';
 
@@ -76,6 +77,8 @@ interface ContextPiece {
   readonly kind: string;
   readonly symbols?: readonly string[];
   readonly hashes?: readonly string[];
+  readonly why?: string;
+  readonly pinned?: true;
   readonly text: string;
 }
 
@@ -109,16 +112,18 @@ const retrieveContext = defineTool({
   name: 'retrieve_context',
   title: 'Retrieve context',
   description:
-    'Get the context for a task in one call, inside a token budget: a window of the file being edited around the cursor, the signatures of symbols the query names, then the most relevant code whole (merged, deduplicated, at most 2 chunks per file first), each cited path:start-end with its hash. ' +
-    'Example: {"query": "add a timeout to the HTTP client", "current_path": "src/net/client.ts", "current_line": 42, "tokens": 6000}',
+    'Get the context for a task in one call, inside a token budget: a window of the file being edited, then the evidence the task needs, each piece cited path:start-end with why it was retrieved. ' +
+    'task: fix (failing tests and stack frames from log, never dropped), test, refactor, explain, complete, qa (default). ' +
+    'Example: {"query": "add a timeout to the HTTP client", "current_path": "src/net/client.ts", "current_line": 42, "tokens": 6000}; or {"task": "fix", "log": "<pytest output>"}',
   input: {
-    query: z.string().min(1).max(16_384).describe('The task or question, in words and identifiers.'),
+    query: z.string().max(16_384).default('').describe('The task or question (may be empty with a task and log, diff, diagnostics or current_path).'),
     current_path: z.string().min(1).max(1024).optional().describe('The file being edited, if any: a window of it around current_line comes first.'),
     current_line: z.number().int().min(1).optional().describe('The cursor line in current_path (default 1).'),
     language: z.string().min(1).max(40).optional().describe('Only code in this language.'),
     tokens: z.number().int().min(256).max(100_000).optional().describe('Token budget of the pack (o200k; default 8000, or what max_tokens leaves).'),
     max_chunks: z.number().int().min(1).max(20).default(8).describe('Most pieces to return (best first).'),
     max_total_bytes: z.number().int().min(4096).max(200_000).default(60_000).describe('Byte budget of the returned text.'),
+    ...contextTaskArgs,
   },
   readOnly: true,
   bound: { list: 'pieces', label: (p) => (p as ContextPiece).cite },
@@ -126,7 +131,9 @@ const retrieveContext = defineTool({
     current_file: z
       .looseObject({ path: z.string(), start_line: z.number().int(), end_line: z.number().int(), total_lines: z.number().int(), cursor_line: z.number().int().nullable(), text: z.string() })
       .optional(),
-    pieces: z.array(z.looseObject({ cite: z.string(), kind: z.string(), symbols: z.array(z.string()).optional(), hashes: z.array(z.string()).optional(), text: z.string() })),
+    pieces: z.array(z.looseObject({ cite: z.string(), kind: z.string(), symbols: z.array(z.string()).optional(), hashes: z.array(z.string()).optional(), why: z.string().optional(), pinned: z.boolean().optional(), text: z.string() })),
+    task: z.string(),
+    failures: z.array(z.looseObject({ file: z.string(), line: z.number().int(), kind: z.string(), message: z.string() })).optional(),
     tokens: z.number().int(),
     budget: z.number().int(),
     candidates: z.number().int(),
@@ -135,15 +142,15 @@ const retrieveContext = defineTool({
   render: renderContext,
   handler: async (args, ctx) => {
     const warnings: string[] = [];
-    const options = { tokens: packBudget(args.tokens, ctx.maxTokens), language: args.language, signal: ctx.signal };
+    const options = contextRequest(args, { tokens: packBudget(args.tokens, ctx.maxTokens), language: args.language, signal: ctx.signal });
     let pack;
     try {
-      pack = await ctx.engine.context(args.query, { ...options, current: args.current_path ? { path: args.current_path, line: args.current_line } : undefined });
+      pack = await ctx.engine.context(args.query, options);
     } catch (err) {
       // a path outside the root is refused outright; a missing or refused file only loses its window
       if (!args.current_path || !isEngineError(err) || !['FILE_NOT_FOUND', 'PATH_DENIED'].includes(err.code)) throw err;
       warnings.push(`current_path: ${err.message}`);
-      pack = await ctx.engine.context(args.query, options);
+      pack = await ctx.engine.context(args.query, { ...options, current: undefined, selection: undefined });
     }
     const packed = pack.sections.evidence.flatMap((g) => g.pieces);
     const all: ContextPiece[] = packed.map((p) => ({
@@ -151,6 +158,8 @@ const retrieveContext = defineTool({
         kind: p.kind,
         ...(p.symbols.length > 0 ? { symbols: p.symbols } : {}),
         ...(p.hashes.length > 0 ? { hashes: p.hashes } : {}),
+        ...(p.whys !== undefined && p.whys.length > 0 ? { why: p.whys.join('; ') } : {}),
+        ...(p.pinned === true ? { pinned: true as const } : {}),
         text: p.text,
     }));
     const w = pack.sections.workspace.currentFile;
@@ -166,7 +175,8 @@ const retrieveContext = defineTool({
     if (pieces.length === 0) warnings.push('nothing relevant found: try other words or search_text');
     const omitted = pack.omitted.filter((o) => o.section === 'evidence').length;
     if (omitted > 0) warnings.push(`${omitted} more piece${omitted === 1 ? '' : 's'} did not fit the budget of ${pack.budget} tokens`);
-    return { data: { ...(current ? { current_file: current } : {}), pieces, tokens, budget: pack.budget, candidates: pack.candidates, packer: 'context-pack' }, warnings };
+    const failures = pack.failures.slice(0, 20).map((f) => ({ file: f.file, line: f.line, kind: f.kind, message: f.message, ...(f.symbol !== undefined ? { symbol: f.symbol } : {}) }));
+    return { data: { ...(current ? { current_file: current } : {}), pieces, tokens, budget: pack.budget, candidates: pack.candidates, packer: 'context-pack', task: pack.task, ...(failures.length > 0 ? { failures } : {}) }, warnings };
   },
 });
 

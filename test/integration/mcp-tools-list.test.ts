@@ -23,10 +23,12 @@ const UPDATE = process.env.UPDATE_GOLDEN === '1';
  * `outputSchema` is for the client, which validates `structuredContent` with it (docs/DESIGN.md).
  * Measured: 4,125 for the 13 tools of the first full catalogue; the budget was ~15% above (4,750).
  * Raised to 4,850 for retrieve_context's max_chunks and max_total_bytes (+57 tokens), arguments
- * of the tool contract (../shared/seeds §17.4.1); 4,776 measured for 15 tools. A new tool or a
+ * of the tool contract (../shared/seeds §17.4.1); 4,776 measured for 15 tools. Raised to 5,230 for
+ * retrieve_context's task inputs (issue 20: task, log, diagnostics, open_files, diff, selection,
+ * draft; +375 tokens, descriptions cut to a few words); 5,151 measured. A new tool or a
  * longer description that breaks it should earn its tokens: raise it deliberately, saying why.
  */
-const TOOLS_LIST_TOKEN_BUDGET = 4_850;
+const TOOLS_LIST_TOKEN_BUDGET = 5_230;
 /**
  * o200k tokens of all output schemas together. Measured: 5,600 for 15 tools (about 150 of each
  * are the shared envelope); the budget is ~10% above, so a schema does not grow unnoticed.

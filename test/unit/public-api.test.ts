@@ -6,11 +6,11 @@ import * as api from '../../src/index.js';
 describe('public API pin', () => {
   it('exports exactly these runtime values', () => {
     expect(Object.keys(api).sort()).toEqual([
-      'DECODING_PRESETS', 'DEFAULT_ALLOCATIONS', 'DEFAULT_BUDGET', 'DEFAULT_FIM_TOKENS', 'EMBED_PROVIDERS',
+      'CONTEXT_TASKS', 'DECODING_PRESETS', 'DEFAULT_ALLOCATIONS', 'DEFAULT_BUDGET', 'DEFAULT_FIM_TOKENS', 'EMBED_PROVIDERS',
       'ERROR_CODES', 'EngineError', 'MARK_CLOSE', 'MARK_OPEN', 'MAX_QUERY_BYTES', 'RRF_K', 'SYSTEM_PROMPT',
-      'TOOL_NUDGE', 'buildContextPack', 'checkContextRequest', 'checkReferenceRequest', 'checkSearchRequest', 'checkSymbolRequest', 'createEmbeddingProvider', 'createEngine', 'detectIndent', 'estimateTokens',
+      'TASK_STRATEGIES', 'TOOL_NUDGE', 'buildContextPack', 'checkContextRequest', 'checkReferenceRequest', 'checkSearchRequest', 'checkSymbolRequest', 'createEmbeddingProvider', 'createEngine', 'detectIndent', 'estimateTokens',
       'fingerprintKey', 'formatSymbolId', 'fuseRrf', 'isEngineError', 'listModels', 'loadTokenCounter',
-      'mergeEvidence', 'parseSubQueries', 'parseSymbolId', 'pullModel', 'removeModel', 'renderExplainDiagnosticPrompt',
+      'mapFailures', 'mergeEvidence', 'parseFailure', 'parseSubQueries', 'parseSymbolId', 'pullModel', 'removeModel', 'renderExplainDiagnosticPrompt',
       'renderFimPrompt', 'renderRefactorPrompt', 'renderRepoQaPrompt', 'renderSystemPrompt', 'resolveModelsConfig',
       'terminalPreferences', 'verifyModel',
     ]);
@@ -23,14 +23,14 @@ describe('public API pin', () => {
     expect(types).toEqual([
       'Allocations', 'AppliedChange', 'ApplyChangeOptions', 'ArtifactInput', 'ChangeRequest', 'ChangedFile',
       'ChatPrompt', 'ChatPromptOptions', 'ChunkKind', 'Clock', 'ConfigInput', 'ContentType', 'ContextOptions',
-      'ContextPack', 'ContextPackInput', 'ContextPackOptions', 'Contribution', 'CurrentFile', 'DecodingPreset',
+      'ContextPack', 'ContextPackInput', 'ContextPackOptions', 'ContextTask', 'Contribution', 'CurrentFile', 'DecodingPreset',
       'DecodingTask', 'Diagnostic', 'DirectoryTotal', 'DryRunReport', 'EmbedProgress', 'EmbedProviderName',
       'EmbedPurpose', 'EmbedReport', 'EmbedRequestOptions', 'EmbeddingProvider', 'Engine', 'EngineOptions',
-      'ErrorCode', 'Evidence', 'EvidenceInput', 'EvidenceKind', 'EvidencePiece', 'ExplainDiagnosticInput', 'FallbackReason',
+      'ErrorCode', 'Evidence', 'EvidenceInput', 'EvidenceKind', 'EvidencePiece', 'EvidenceSource', 'ExplainDiagnosticInput', 'FailureItem', 'FailureKind', 'FailureTool', 'FallbackReason',
       'FileListing', 'FileOutline', 'FileSlice', 'FileStatus', 'FimKept', 'FimPrompt', 'FimPromptInput',
       'FimTokens', 'Freshness', 'FusedItem', 'FusionTrace', 'HistoryEntry', 'ImportKind', 'ImportRow', 'IndentStyle',
       'IndexOptions', 'IndexPhase', 'IndexProgress', 'IndexReport', 'IndexWatch', 'InstalledModel', 'LastPass',
-      'ListFilesOptions', 'ListedFile', 'Logger', 'ManifestFile', 'MergeEvidenceOptions', 'MergedEvidence',
+      'ListFilesOptions', 'ListedFile', 'Logger', 'ManifestFile', 'MappedFailures', 'MergeEvidenceOptions', 'MergedEvidence',
       'MintTokenOptions', 'ModelFingerprint', 'ModelManifest', 'ModelProblem', 'ModelProblemKind', 'ModelVerification',
       'ModelsLocation', 'OmitReason', 'OmittedItem', 'PackSections', 'ParsedSymbolId', 'PassReason', 'PromptDiagnostic',
       'ProposedChange', 'PullModelOptions', 'PullProgress', 'PullResult', 'RankedList', 'ReadFileOptions',
@@ -38,7 +38,7 @@ describe('public API pin', () => {
       'RelatedFile', 'RelatedFiles', 'RelatedOptions', 'RelatedRelations', 'RemovedModel', 'RepoMap', 'RepoMapFile',
       'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'RuntimeStatus', 'SearchMeta', 'SearchMode',
       'SearchOptions', 'SearchResponse', 'SearchResult', 'SectionName', 'SemanticStatus', 'SimilarOptions',
-      'SkipReason', 'StatusReport', 'SubQueries', 'SymbolDefinition', 'SymbolHit', 'SymbolKind', 'SymbolMatch',
+      'SkipReason', 'StatusReport', 'StrategyStep', 'SubQueries', 'SymbolDefinition', 'SymbolHit', 'SymbolKind', 'SymbolMatch',
       'SymbolOptions', 'SymbolRow', 'TaskContext', 'TaskSpec', 'TerminalPreferences', 'TextEdit', 'TextMatch', 'TextSearchOptions',
       'TextSearchResult', 'TokenCounter', 'ToolCallStyle', 'WatchEvent', 'WatchOptions', 'WatcherInfo',
       'WorkspaceInput',

@@ -44,16 +44,22 @@ export function renderFileList(data: FileListData, args: Readonly<Record<string,
 
 interface ContextData {
   readonly current_file?: { readonly path: string; readonly start_line: number; readonly end_line: number; readonly total_lines: number; readonly cursor_line: number | null; readonly text: string };
-  readonly pieces: ReadonlyArray<{ readonly cite: string; readonly kind: string; readonly symbols?: readonly string[]; readonly hashes?: readonly string[]; readonly text: string }>;
+  readonly pieces: ReadonlyArray<{ readonly cite: string; readonly kind: string; readonly symbols?: readonly string[]; readonly hashes?: readonly string[]; readonly why?: string; readonly pinned?: true; readonly text: string }>;
   readonly tokens: number;
   readonly budget: number;
   readonly candidates: number;
+  readonly task?: string;
+  readonly failures?: ReadonlyArray<{ readonly file: string; readonly line: number; readonly kind: string; readonly message: string; readonly symbol?: string }>;
 }
 
 /** retrieve_context: the window of the current file, then each piece cited, with its symbols and hash, in a fence. */
 export function renderContext(data: ContextData, args: Readonly<Record<string, unknown>>): TextDoc {
-  const subject = typeof args.query === 'string' ? ` for ${quoted(args.query)}` : '';
-  const head = [`context${subject}: ${count(data.pieces.length, 'piece')} from ${count(data.candidates, 'candidate')}, ${data.tokens} of ${data.budget} tokens`];
+  const subject = typeof args.query === 'string' && args.query !== '' ? ` for ${quoted(args.query)}` : '';
+  const task = data.task !== undefined && data.task !== 'qa' ? ` (task ${data.task})` : '';
+  const head = [`context${subject}${task}: ${count(data.pieces.length, 'piece')} from ${count(data.candidates, 'candidate')}, ${data.tokens} of ${data.budget} tokens`];
+  if (data.failures !== undefined && data.failures.length > 0) {
+    head.push('', 'failures in the log:', ...data.failures.map((f) => `- ${f.kind} ${f.file}${f.line > 0 ? `:${f.line}` : ''}${f.symbol !== undefined ? ` ${f.symbol}` : ''}${f.message !== '' ? `: ${f.message}` : ''}`));
+  }
   const c = data.current_file;
   if (c) {
     const cursor = c.cursor_line !== null ? `, cursor at line ${c.cursor_line}` : '';
@@ -61,7 +67,13 @@ export function renderContext(data: ContextData, args: Readonly<Record<string, u
   }
   const items = data.pieces.map((p, i) => {
     const path = p.cite.replace(/:\d+(-\d+)?$/, '');
-    const about = [p.kind, ...(p.symbols && p.symbols.length > 0 ? [`symbols: ${p.symbols.join(', ')}`] : []), ...(p.hashes && p.hashes.length > 0 ? [`hash ${p.hashes[0]!}`] : [])];
+    const about = [
+      p.kind,
+      ...(p.symbols && p.symbols.length > 0 ? [`symbols: ${p.symbols.join(', ')}`] : []),
+      ...(p.hashes && p.hashes.length > 0 ? [`hash ${p.hashes[0]!}`] : []),
+      ...(p.why !== undefined ? [`why: ${p.why}`] : []),
+      ...(p.pinned === true ? ['pinned'] : []),
+    ];
     // a summary is prose about the file, not its code
     return `${i + 1}. ${p.cite} (${about.join('; ')})\n${fenced(p.text, p.kind === 'summary' ? '' : fenceTag(undefined, path))}`;
   });
