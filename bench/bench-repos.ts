@@ -58,12 +58,11 @@ export const BENCH_REPOS: readonly BenchRepo[] = [
   // Java
   r('jhy/jsoup', 'java', 'MIT', ['src/main/'], 'tune'),
   r('square/javapoet', 'java', 'Apache-2.0', ['src/main/'], 'held-out'),
-  r('FasterXML/jackson-core', 'java', 'Apache-2.0', ['src/main/'], 'tune'),
   r('google/gson', 'java', 'Apache-2.0', ['gson/src/main/'], 'held-out'),
   // C and C++
   r('DaveGamble/cJSON', 'c', 'MIT', [''], 'tune'),
   r('fmtlib/fmt', 'cpp', 'MIT', ['include/', 'src/'], 'held-out'),
-  r('gabime/spdlog', 'cpp', 'MIT', ['include/', 'src/'], 'held-out'),
+  r('gabime/spdlog', 'cpp', 'MIT', ['include/', 'src/'], 'tune'),
   // Ruby
   r('rack/rack', 'ruby', 'MIT', ['lib/'], 'tune'),
   r('sinatra/sinatra', 'ruby', 'MIT', ['lib/', 'rack-protection/lib/', 'sinatra-contrib/lib/'], 'held-out'),

@@ -3,7 +3,9 @@
  * kind of query (commit messages, issue-like long texts, doc-comment queries), file Acc@1/5/10,
  * MRR@10 and function hit@1/5/10 for each configuration, then each configuration against a
  * reference configuration of the same run with paired bootstrap 95% intervals (queries resampled,
- * bench/quality-table.ts) on Acc@5, MRR@10 and function hit@10. Pure: rows in, text out.
+ * bench/quality-table.ts) on Acc@5, MRR@10 and function hit@10. `file@10c` is the share of queries
+ * whose gold files are all among the paths of the first 10 results and `files10c` the distinct
+ * files among them (a per-file cap moves neither Acc@k nor MRR, but these). Pure: rows in, text out.
  */
 import { CUTOFFS, summarize, type QueryScore } from '../src/eval/metrics.js';
 import type { Split } from './bench-repos.js';
@@ -23,8 +25,10 @@ export interface DevRow extends QueryScore {
   readonly split: Split;
   readonly kind: QueryKind;
   readonly tookMs: number;
-  /** Distinct files among the first 10 chunks (undefined for the baseline, which has no chunks of its own). */
+  /** Distinct files among the first 10 results. */
   readonly distinctIn10?: number | undefined;
+  /** Every gold file among the paths of the first 10 results (what a reader of a 10-result list sees). */
+  readonly filesIn10?: boolean | undefined;
 }
 
 const f3 = (x: number): string => x.toFixed(3);
@@ -56,13 +60,14 @@ export function pairedDelta(rows: readonly DevRow[], ref: readonly DevRow[], pic
 function metricsLine(name: string, sel: readonly DevRow[]): string {
   const s = summarize(sel, sel.map((r) => r.tookMs));
   const fn = [1, 5, 10].map((k) => (s.functionHitAt ? f3(s.functionHitAt[k]!) : '-').padStart(8)).join('');
-  const distinct = sel.some((r) => r.distinctIn10 !== undefined) ? mean(sel.map((r) => r.distinctIn10 ?? 0)).toFixed(2) : '-';
-  return `${name.padEnd(24)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${String(s.functionQueries).padStart(6)}${fn}${distinct.padStart(9)}${s.latencyMs.p50.toFixed(1).padStart(8)}`;
+  const distinct = mean(sel.map((r) => r.distinctIn10 ?? 0)).toFixed(2);
+  const filesIn10 = f3(mean(sel.map((r) => (r.filesIn10 ? 1 : 0))));
+  return `${name.padEnd(24)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${String(s.functionQueries).padStart(6)}${fn}${filesIn10.padStart(9)}${distinct.padStart(9)}${s.latencyMs.p50.toFixed(1).padStart(8)}`;
 }
 
 /** One table: every variant on the rows `pick` selects, then the deltas against `ref`. */
 export function kindTable(title: string, byVariant: ReadonlyMap<string, readonly DevRow[]>, pick: (r: DevRow) => boolean, ref: string | undefined): string {
-  const head = `${'variant'.padEnd(24)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR@10'.padStart(8)}${'n(fn)'.padStart(6)}${['fn@1', 'fn@5', 'fn@10'].map((x) => x.padStart(8)).join('')}${'files10'.padStart(9)}${'p50ms'.padStart(8)}`;
+  const head = `${'variant'.padEnd(24)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR@10'.padStart(8)}${'n(fn)'.padStart(6)}${['fn@1', 'fn@5', 'fn@10'].map((x) => x.padStart(8)).join('')}${'file@10c'.padStart(9)}${'files10c'.padStart(9)}${'p50ms'.padStart(8)}`;
   const out = [title, head];
   for (const [name, rows] of byVariant) out.push(metricsLine(name, rows.filter(pick)));
   const refRows = ref !== undefined ? byVariant.get(ref)?.filter(pick) : undefined;

@@ -5,6 +5,7 @@
  * functions their hunks touch, located in the tree at the parent commit.
  *
  *   npx tsx bench/mine-devset.ts [--mirrors DIR] [--only owner/name,...] [--per-repo N] [--stats-only]
+ *   npx tsx bench/mine-devset.ts --issues N [--only ...]   issue-like commits only (kindOf), added to the file until it holds up to N
  *
  * Repositories come from local git mirrors at `<mirrors>/<owner>+<name>/repo` (default
  * /work/.mirror, where the workplace's snapshot fetcher puts them); their code is read, never
@@ -64,7 +65,11 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-async function mine(mirrors: string, r: BenchRepo, perRepo: number): Promise<void> {
+/**
+ * Mines `perRepo` queries of `r` into its file. With `issuesOnly`, only issue-like commits are
+ * mined (a deeper look into history) and added to the queries already in the file.
+ */
+async function mine(mirrors: string, r: BenchRepo, perRepo: number, issuesOnly = false): Promise<void> {
   if (isHeldOutName(r.repo)) throw new Error(`${r.repo} is held out`);
   const root = mirrorOf(mirrors, r.repo);
   if (!existsSync(root)) throw new Error(`no mirror at ${root}`);
@@ -76,8 +81,12 @@ async function mine(mirrors: string, r: BenchRepo, perRepo: number): Promise<voi
       commits: perRepo,
       cacheDir: cacheOf(r.repo),
       onQuery: (done, total) => process.stderr.write(`\r${r.repo}: ${done}/${total}   `),
+      accept: issuesOnly ? (c) => kindOf(c.message) === 'issue' : undefined,
     });
-    writeFileSync(fileOf(r.repo), mined.map((q) => JSON.stringify(q)).join('\n') + '\n');
+    const before = issuesOnly && existsSync(fileOf(r.repo)) ? readFileSync(fileOf(r.repo), 'utf8').trim().split('\n') : [];
+    const seen = new Set(before.map((l) => (JSON.parse(l) as { id: string }).id));
+    const added = mined.filter((q) => !seen.has(q.id)).map((q) => JSON.stringify(q));
+    writeFileSync(fileOf(r.repo), [...before, ...added].join('\n') + '\n');
     process.stderr.write(`\n${r.repo}: ${mined.length} queries from history up to ${head.slice(0, 10)} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   } finally {
     engine.close();
@@ -136,9 +145,10 @@ async function main(): Promise<void> {
   const mirrors = arg('--mirrors') ?? '/work/.mirror';
   const only = arg('--only')?.split(',');
   const perRepo = Number(arg('--per-repo') ?? 30);
+  const issues = arg('--issues');
   for (const r of process.argv.includes('--stats-only') ? [] : DEV_REPOS) {
     if (only && !only.includes(r.repo)) continue;
-    await mine(mirrors, r, perRepo);
+    await (issues ? mine(mirrors, r, Number(issues), true) : mine(mirrors, r, perRepo));
   }
   writeStats();
   process.stderr.write(readFileSync(join(DEVSET_DIR, 'STATS.md'), 'utf8'));

@@ -14,7 +14,7 @@
  * removed (Go style `Foo returns ...` → `Returns ...`).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../src/index.js';
@@ -52,13 +52,15 @@ function docOf(lines: readonly string[], language: string, start: number, end: n
   return commentAbove(lines, def);
 }
 
-async function candidates(root: string, r: NlRepo): Promise<Candidate[]> {
+/** The doc-commented functions of the repository at `root`, and every path scry indexes there. */
+async function candidates(root: string, r: NlRepo): Promise<{ found: Candidate[]; indexed: string[] }> {
   const db = mkdtempSync(join(tmpdir(), 'scry-nl-'));
   const engine = await createEngine({ root, db: join(db, 'index.db') });
   const out: Candidate[] = [];
   try {
     await engine.index();
     const listing = await engine.listFiles({ limit: 10_000 });
+    const indexed = (await engine.listFiles({ limit: 10_000, includeHidden: true })).files.map((f) => f.path);
     for (const f of listing.files) {
       if (!sameFamily(f.language, r.language) || !r.under.some((u) => f.path.startsWith(u)) || SKIP_PATH.test(f.path)) continue;
       const outline = await engine.outline(f.path);
@@ -73,11 +75,11 @@ async function candidates(root: string, r: NlRepo): Promise<Candidate[]> {
         out.push({ path: f.path, name: s.name, startLine: s.startLine, endLine: s.endLine, query, doc, key });
       }
     }
+    return { found: out, indexed };
   } finally {
     engine.close();
     rmSync(db, { recursive: true, force: true });
   }
-  return out;
 }
 
 /** Text folded for the "appears elsewhere" test: comment markers and markup dropped, case and whitespace folded. */
@@ -89,18 +91,17 @@ const fold = (text: string): string =>
     .toLowerCase();
 
 /**
- * The candidates whose sentence appears nowhere in the repository once all of `picked` are
- * blanked: not in another comment, a README, a docs page or a string. Such a query would be
- * answered by the duplicate, not by understanding the function.
+ * The candidates whose sentence appears in no file scry indexes (`indexed`) once all of `picked`
+ * are blanked: not in another comment, a README, a docs page or a string. Such a query would be
+ * answered by the duplicate, not by understanding the function. Files scry skips (build output
+ * such as `dist/`, vendored code) are not searched, so they do not count.
  */
-function notElsewhere(root: string, picked: readonly Candidate[]): Candidate[] {
+function notElsewhere(root: string, indexed: readonly string[], picked: readonly Candidate[]): Candidate[] {
   const spans = new Map<string, DocComment[]>();
   for (const c of picked) spans.set(c.path, [...(spans.get(c.path) ?? []), c.doc]);
   const texts: string[] = [];
-  for (const rel of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
-    const file = join(root, rel);
-    if (!statSync(file).isFile() || statSync(file).size > 1 << 20) continue;
-    const raw = readFileSync(file, 'utf8');
+  for (const rel of indexed) {
+    const raw = readFileSync(join(root, rel), 'utf8');
     texts.push(fold(spans.has(rel) ? blankComments(raw, spans.get(rel)!) : raw));
   }
   return picked.filter((c) => {
@@ -118,7 +119,7 @@ async function mine(mirrors: string, r: NlRepo, perRepo: number): Promise<NlMani
   const scratch = mkdtempSync(join(tmpdir(), 'scry-nl-tree-'));
   try {
     exportTree(gitDir, commit, scratch);
-    const all = await candidates(scratch, r);
+    const { found: all, indexed } = await candidates(scratch, r);
     const seen = new Set<string>();
     const distinct = all
       .sort((a, b) => (a.key < b.key ? -1 : 1))
@@ -129,8 +130,8 @@ async function mine(mirrors: string, r: NlRepo, perRepo: number): Promise<NlMani
         return true;
       });
     // twice: the second pass checks the kept ones against a tree where only they are blanked
-    const once = notElsewhere(scratch, distinct.slice(0, perRepo * 2)).slice(0, perRepo);
-    const picked = notElsewhere(scratch, once);
+    const once = notElsewhere(scratch, indexed, distinct.slice(0, perRepo * 2)).slice(0, perRepo);
+    const picked = notElsewhere(scratch, indexed, once);
     const blanked: Record<string, Array<[number, number]>> = {};
     for (const c of picked) (blanked[c.path] ??= []).push([c.doc.start, c.doc.end]);
     const short = name.replace(/[^a-z0-9]+/g, '');

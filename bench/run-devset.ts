@@ -115,14 +115,15 @@ const wanted = (o: RunOptions, repo: string): boolean => (!o.only || o.only.incl
 async function evalRow(engine: Engine, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind'>): Promise<DevRow> {
   const r = await evalOne(engine, q);
   const first = (await engine.search(q.query, { limit: 10, rerank: false })).results.map((h) => h.path);
-  return { ...r, ...meta, distinctIn10: new Set(first).size };
+  return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)) };
 }
 
 function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind'>): DevRow {
   const started = performance.now();
   const hits = bm25.search(q.query, 50);
   const tookMs = Math.round((performance.now() - started) * 100) / 100;
-  return { id: q.id ?? q.query.slice(0, 40), tookMs, ...meta, ...scoreQuery(hits, q.expected) };
+  const first = hits.slice(0, 10).map((h) => h.path);
+  return { id: q.id ?? q.query.slice(0, 40), tookMs, ...meta, ...scoreQuery(hits, q.expected), distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)) };
 }
 
 /** Every configuration over `group` in one tree; the order rotates by `turn`, so no variant always pays for a cold page cache. */

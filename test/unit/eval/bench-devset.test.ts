@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { orQuery, WindowBm25 } from '../../../bench/bm25-windows.js';
+import { hashCommentAbove } from '../../../bench/doc-comments.js';
+import { kindOf } from '../../../bench/mine-devset.js';
+
+// Pieces of the issue-18 development benchmark: which mined commit messages count as issue-like
+// texts, the fixed BM25-over-60-line-windows baseline (real in-memory SQLite FTS5), and Ruby doc
+// comments for the doc-comment kind.
+
+describe('kindOf: commit message or issue-like text', () => {
+  const prose = 'When the parser meets an empty header line it throws an error instead of skipping it, so every request that carries a trailing blank header fails. The fix reads the line, checks its length first and only then splits it on the colon, which is what the specification expects from a lenient reader.';
+
+  it('calls a message issue-like when its body describes a problem in 40+ words', () => {
+    expect(kindOf(`Fix header parsing\n\n${prose}`)).toBe('issue');
+  });
+
+  it('keeps short messages, reference-only bodies and squash-merge bullet lists as commit messages', () => {
+    expect(kindOf('Fix header parsing\n\nFixes #123')).toBe('commit');
+    expect(kindOf(`Fix header parsing\n\n${Array.from({ length: 20 }, (_, i) => `* fix: change number ${i} of the parser error handling`).join('\n')}`)).toBe('commit');
+    expect(kindOf(prose)).toBe('commit'); // no body: the subject alone is what a commit message is
+  });
+
+  it('needs a problem, not just length', () => {
+    const feature = 'This adds a new option for the router that lets users register a prefix once and reuse it across many groups of routes, keeping the configuration short and readable for large applications with dozens of nested modules and many teams working on them at once.';
+    expect(kindOf(`Add router prefixes\n\n${feature}`)).toBe('commit');
+  });
+});
+
+describe('bm25-windows baseline', () => {
+  it('builds an OR query of distinct words, and none from punctuation', () => {
+    expect(orQuery('Parse the header; parse it!')).toBe('"parse" OR "the" OR "header" OR "it"');
+    expect(orQuery('?? !')).toBeUndefined();
+  });
+
+  it('ranks 60-line windows by BM25 and reports their line spans', () => {
+    const filler = Array.from({ length: 130 }, (_, i) => `line ${i} of nothing special`);
+    filler[75] = 'function parseHeader(line) { return line.split(":"); } // header colon parser';
+    const bm25 = WindowBm25.build([
+      { path: 'src/a.js', text: filler.join('\n') },
+      { path: 'src/b.js', text: 'const header = 1;\n' },
+    ]);
+    try {
+      const hits = bm25.search('header colon parser', 10);
+      expect(hits[0]).toEqual({ path: 'src/a.js', startLine: 61, endLine: 120 });
+      expect(hits.map((h) => h.path)).toContain('src/b.js');
+      expect(bm25.search('zzz', 10)).toEqual([]);
+    } finally {
+      bm25.close();
+    }
+  });
+});
+
+describe('Ruby doc comments', () => {
+  it('takes the run of # lines above a method, and refuses magic comments', () => {
+    const lines = ['class A', '  # Returns the body of the response as a string.', '  # Reads it once.', '  def body', '  end'];
+    expect(hashCommentAbove(lines, 3)).toEqual({ start: 1, end: 2, text: 'Returns the body of the response as a string.\nReads it once.' });
+    expect(hashCommentAbove(['# frozen_string_literal: true', 'def x', 'end'], 1)).toBeUndefined();
+    expect(hashCommentAbove(['x = 1', 'def x', 'end'], 1)).toBeUndefined();
+  });
+});
