@@ -8,6 +8,8 @@
  *
  *   npx tsx bench/run-devset.ts [--sets devset,nl] [--kinds commit,issue,doc] [--mirrors DIR] [--only owner/name,...]
  *                               [--variants a,b] [--ref NAME] [--no-baseline] [--split tune|held-out|all] [--misses]
+ *   npx tsx bench/run-devset.ts --split held-out --variants default --check    # the regression guard (bench/devset-guard.ts)
+ *   npx tsx bench/run-devset.ts --split held-out --variants default --record   # re-record it (when a change is kept on purpose)
  *
  * The halves are fixed by repository (`split` in bench/bench-repos.ts): tune on `tune`; report on
  * `held-out`, whose query files are frozen (bench/devset/split.json). Every commit query is searched
@@ -27,6 +29,7 @@ import type { Engine } from '../src/index.js';
 import type { EvalQuery } from '../src/eval/queries-file.js';
 import { splitOfRepo, type Split } from './bench-repos.js';
 import { BASELINE, baselineAtCommit, baselineFromTree, type WindowBm25 } from './bm25-windows.js';
+import { GUARD_FILE, guardRecord, guardRegressions, readGuard, writeGuard } from './devset-guard.js';
 import { formatReport, KINDS, type DevRow, type QueryKind } from './devset-report.js';
 import { cacheOf, DEV_REPOS, fileOf, kindOf, mirrorOf } from './mine-devset.js';
 import { ensureNlTree, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
@@ -202,6 +205,23 @@ async function main(): Promise<void> {
     for (const q of last.filter((x) => !x.accAt[5] && (o.split !== 'all' || x.split === 'tune'))) process.stdout.write(`MISS ${q.kind} ${q.repo} ${q.id}\n`);
   }
   writeResult('devset', { sets, kinds, variants: all, ref, rows: Object.fromEntries(byVariant) });
+  guard(byVariant.get('default'));
+}
+
+/** `--record`: the default's held-out numbers become the guard; `--check`: fail when they regressed. */
+function guard(rows: readonly DevRow[] | undefined): void {
+  const record = process.argv.includes('--record');
+  if (!record && !process.argv.includes('--check')) return;
+  if (!rows) throw new Error('--record and --check need the default variant (--variants default)');
+  const now = guardRecord(rows);
+  if (record) {
+    writeGuard(now);
+    process.stderr.write(`recorded ${GUARD_FILE}\n`);
+    return;
+  }
+  const regressions = guardRegressions(readGuard(), now);
+  process.stdout.write(regressions.length === 0 ? 'guard: no held-out regression\n' : `guard: REGRESSED\n${regressions.map((r) => `  ${r}`).join('\n')}\n`);
+  if (regressions.length > 0) process.exitCode = 1;
 }
 
 await main();

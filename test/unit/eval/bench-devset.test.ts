@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { orQuery, WindowBm25 } from '../../../bench/bm25-windows.js';
+import { guardRecord, guardRegressions } from '../../../bench/devset-guard.js';
+import type { DevRow } from '../../../bench/devset-report.js';
 import { hashCommentAbove } from '../../../bench/doc-comments.js';
 import { kindOf } from '../../../bench/mine-devset.js';
 
 // Pieces of the issue-18 development benchmark: which mined commit messages count as issue-like
-// texts, the fixed BM25-over-60-line-windows baseline (real in-memory SQLite FTS5), and Ruby doc
-// comments for the doc-comment kind.
+// texts, the fixed BM25-over-60-line-windows baseline (real in-memory SQLite FTS5), Ruby doc
+// comments for the doc-comment kind, and the held-out regression guard.
 
 describe('kindOf: commit message or issue-like text', () => {
   const prose = 'When the parser meets an empty header line it throws an error instead of skipping it, so every request that carries a trailing blank header fails. The fix reads the line, checks its length first and only then splits it on the colon, which is what the specification expects from a lenient reader.';
@@ -56,5 +58,35 @@ describe('Ruby doc comments', () => {
     expect(hashCommentAbove(lines, 3)).toEqual({ start: 1, end: 2, text: 'Returns the body of the response as a string.\nReads it once.' });
     expect(hashCommentAbove(['# frozen_string_literal: true', 'def x', 'end'], 1)).toBeUndefined();
     expect(hashCommentAbove(['x = 1', 'def x', 'end'], 1)).toBeUndefined();
+  });
+});
+
+describe('held-out regression guard', () => {
+  const row = (kind: 'commit' | 'doc', hit: boolean, i: number): DevRow => ({
+    id: `${kind}${i}`,
+    repo: 'a/b',
+    split: 'held-out',
+    kind,
+    tookMs: 1,
+    firstFileRank: hit ? 1 : null,
+    accAt: { 1: hit, 5: hit, 10: hit },
+    reciprocalRank: hit ? 1 : 0,
+    functionHitAt: { 1: hit, 5: hit, 10: hit },
+  });
+  const rows = (kind: 'commit' | 'doc', hits: number, n: number): DevRow[] => Array.from({ length: n }, (_, i) => row(kind, i < hits, i));
+
+  it('records per kind and passes an unchanged run', () => {
+    const rec = guardRecord([...rows('commit', 80, 100), ...rows('doc', 10, 20)]);
+    expect(rec.commit).toEqual({ n: 100, acc5: 0.8, mrr: 0.8, fn10: 0.8 });
+    expect(rec.issue).toBeUndefined();
+    expect(guardRegressions(rec, rec)).toEqual([]);
+  });
+
+  it('fails a kind that drops by more than max(0.02, 1/n), even when the overall mean would hide it', () => {
+    const rec = guardRecord([...rows('commit', 80, 100), ...rows('doc', 10, 20)]);
+    expect(guardRegressions(rec, guardRecord([...rows('commit', 78, 100), ...rows('doc', 9, 20)]))).toEqual([]);
+    const worse = guardRegressions(rec, guardRecord([...rows('commit', 77, 100), ...rows('doc', 10, 20)]));
+    expect(worse).toEqual(['commit acc5: 0.800 → 0.770 (-0.030)', 'commit mrr: 0.800 → 0.770 (-0.030)', 'commit fn10: 0.800 → 0.770 (-0.030)']);
+    expect(guardRegressions(rec, guardRecord(rows('commit', 80, 100)))).toEqual(['doc: not measured']);
   });
 });
