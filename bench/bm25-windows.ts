@@ -3,7 +3,8 @@
  * Every file the engine indexed is cut into consecutive 60-line windows (no overlap, no structure),
  * put into an in-memory SQLite FTS5 table with one column and the default `unicode61` tokenizer,
  * and searched with the OR of the query's distinct words, ranked by FTS5's `bm25()`: no fields,
- * no identifier splitting, no priors. It does not depend on scry's ranking, so it stays the same
+ * no priors, no structure. Identifiers are split as any code search must (`parseHeader` is
+ * indexed as `parseHeader parse Header`; `_` already separates words in unicode61), on both sides. It does not depend on scry's ranking, so it stays the same
  * yardstick while the ranking changes, and is measured in the same run as the variants.
  */
 import { spawnSync } from 'node:child_process';
@@ -23,9 +24,14 @@ export interface SourceFile {
   readonly text: string;
 }
 
-/** The FTS5 query: the distinct words of `query` (letters and digits), each quoted, joined by OR. */
+/** `text` with each camelCase identifier followed by its parts: `parseHeader` → `parseHeader parse Header`. */
+export function splitIdentifiers(text: string): string {
+  return text.replace(/\b[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/g, (id) => `${id} ${id.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')}`);
+}
+
+/** The FTS5 query: the distinct words of `query` (letters and digits, identifiers split), each quoted, joined by OR. */
 export function orQuery(query: string): string | undefined {
-  const words = [...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1))].slice(0, MAX_TERMS);
+  const words = [...new Set((splitIdentifiers(query).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1))].slice(0, MAX_TERMS);
   return words.length === 0 ? undefined : words.map((w) => `"${w}"`).join(' OR ');
 }
 
@@ -44,7 +50,7 @@ export class WindowBm25 {
         for (let i = 0; i < lines.length; i += WINDOW) {
           id++;
           meta.run(id, f.path, i + 1, Math.min(lines.length, i + WINDOW));
-          text.run(id, lines.slice(i, i + WINDOW).join('\n'));
+          text.run(id, splitIdentifiers(lines.slice(i, i + WINDOW).join('\n')));
         }
       }
     })();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orQuery, WindowBm25 } from '../../../bench/bm25-windows.js';
+import { orQuery, splitIdentifiers, WindowBm25 } from '../../../bench/bm25-windows.js';
 import { guardRecord, guardRegressions } from '../../../bench/devset-guard.js';
 import type { DevRow } from '../../../bench/devset-report.js';
 import { hashCommentAbove } from '../../../bench/doc-comments.js';
@@ -32,17 +32,19 @@ describe('bm25-windows baseline', () => {
   it('builds an OR query of distinct words, and none from punctuation', () => {
     expect(orQuery('Parse the header; parse it!')).toBe('"parse" OR "the" OR "header" OR "it"');
     expect(orQuery('?? !')).toBeUndefined();
+    expect(orQuery('parseHeader')).toBe('"parseheader" OR "parse" OR "header"');
+    expect(splitIdentifiers('new HTTPServer(parse_url)')).toBe('new HTTPServer HTTP Server(parse_url)');
   });
 
   it('ranks 60-line windows by BM25 and reports their line spans', () => {
     const filler = Array.from({ length: 130 }, (_, i) => `line ${i} of nothing special`);
-    filler[75] = 'function parseHeader(line) { return line.split(":"); } // header colon parser';
+    filler[75] = 'function parseHeader(line) { return line.split(":"); } // colon parser';
     const bm25 = WindowBm25.build([
       { path: 'src/a.js', text: filler.join('\n') },
       { path: 'src/b.js', text: 'const header = 1;\n' },
     ]);
     try {
-      const hits = bm25.search('header colon parser', 10);
+      const hits = bm25.search('header colon parser', 10); // "header" only in the split parseHeader
       expect(hits[0]).toEqual({ path: 'src/a.js', startLine: 61, endLine: 120 });
       expect(hits.map((h) => h.path)).toContain('src/b.js');
       expect(bm25.search('zzz', 10)).toEqual([]);
