@@ -29,6 +29,8 @@ export interface DevRow extends QueryScore {
   readonly distinctIn10?: number | undefined;
   /** Every gold file among the paths of the first 10 results (what a reader of a 10-result list sees). */
   readonly filesIn10?: boolean | undefined;
+  /** The query names a gold file (namesGoldFile): issue-like texts are also reported without these. */
+  readonly namesGold?: boolean | undefined;
 }
 
 const f3 = (x: number): string => x.toFixed(3);
@@ -92,6 +94,8 @@ export function formatReport(byVariant: ReadonlyMap<string, readonly DevRow[]>, 
       if (!all.some(pick)) continue;
       const repos = new Set(all.filter(pick).map((r) => r.repo)).size;
       parts.push(kindTable(`\n== ${split}: ${KIND_TITLE[kind]} (${repos} repositories)`, byVariant, pick, ref));
+      const unnamed = (r: DevRow): boolean => pick(r) && r.namesGold === false;
+      if (kind === 'issue' && all.some(unnamed)) parts.push(kindTable(`-- ${split}: issue-like texts that name no gold file (closer to a real report)`, byVariant, unnamed, ref));
     }
   }
   return parts.join('\n');

@@ -57,6 +57,18 @@ export function kindOf(message: string): DevKind {
   return words >= ISSUE_MIN_WORDS && PROBLEM.test(message) ? 'issue' : 'commit';
 }
 
+/**
+ * Does the query name one of its gold files (the file name without extension, as a word)? A real
+ * bug report rarely knows where the fix lands; a commit message often does. Reported apart, not
+ * dropped.
+ */
+export function namesGoldFile(query: string, gold: ReadonlyArray<{ readonly path: string }>): boolean {
+  return gold.some((g) => {
+    const stem = g.path.split('/').pop()!.replace(/\.[^.]+$/, '');
+    return stem.length > 2 && new RegExp(`\\b${stem.replace(/[^\w]/g, '.')}\\b`, 'i').test(query);
+  });
+}
+
 /** A query counts as long (issue-like) past 200 characters or over several lines, as the engine decides. */
 export const isLong = (q: string): boolean => q.length > 200 || /\n/.test(q.trim());
 

@@ -31,7 +31,7 @@ import { splitOfRepo, type Split } from './bench-repos.js';
 import { BASELINE, baselineAtCommit, baselineFromTree, type WindowBm25 } from './bm25-windows.js';
 import { GUARD_FILE, guardRecord, guardRegressions, readGuard, writeGuard } from './devset-guard.js';
 import { formatReport, KINDS, type DevRow, type QueryKind } from './devset-report.js';
-import { cacheOf, DEV_REPOS, fileOf, kindOf, mirrorOf } from './mine-devset.js';
+import { cacheOf, DEV_REPOS, fileOf, kindOf, mirrorOf, namesGoldFile } from './mine-devset.js';
 import { ensureNlTree, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
 import { writeResult } from './results.js';
 
@@ -115,13 +115,13 @@ interface RunOptions {
 const wanted = (o: RunOptions, repo: string): boolean => (!o.only || o.only.includes(repo)) && (o.split === 'all' || splitOfRepo(repo) === o.split);
 
 /** evalOne, plus how many distinct files the first 10 chunks show. */
-async function evalRow(engine: Engine, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind'>): Promise<DevRow> {
+async function evalRow(engine: Engine, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'>): Promise<DevRow> {
   const r = await evalOne(engine, q);
   const first = (await engine.search(q.query, { limit: 10, rerank: false })).results.map((h) => h.path);
   return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)) };
 }
 
-function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind'>): DevRow {
+function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'>): DevRow {
   const started = performance.now();
   const hits = bm25.search(q.query, 50);
   const tookMs = Math.round((performance.now() - started) * 100) / 100;
@@ -132,15 +132,16 @@ function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' |
 /** Every configuration over `group` in one tree; the order rotates by `turn`, so no variant always pays for a cold page cache. */
 async function runGroup(o: RunOptions, tree: { root: string; dbPath: string }, group: readonly EvalQuery[], kindOfQuery: (q: EvalQuery) => QueryKind, repo: string, turn: number, makeBaseline: (e: Engine) => Promise<WindowBm25>, byVariant: Runs): Promise<void> {
   const split = splitOfRepo(repo);
+  const meta = (q: EvalQuery): Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'> => ({ repo, split, kind: kindOfQuery(q), namesGold: namesGoldFile(q.query, q.expected) });
   const names = [...o.names.slice(turn % o.names.length), ...o.names.slice(0, turn % o.names.length)];
   for (const name of names) {
     const engine = await createEngine({ root: tree.root, db: tree.dbPath, env: {}, reroot: true, config: VARIANTS[name] });
     try {
-      for (const q of group) byVariant.get(name)!.push(await evalRow(engine, q, { repo, split, kind: kindOfQuery(q) }));
+      for (const q of group) byVariant.get(name)!.push(await evalRow(engine, q, meta(q)));
       if (o.baseline && name === names[0]) {
         const bm25 = await makeBaseline(engine);
         try {
-          for (const q of group) byVariant.get(BASELINE)!.push(baselineRow(bm25, q, { repo, split, kind: kindOfQuery(q) }));
+          for (const q of group) byVariant.get(BASELINE)!.push(baselineRow(bm25, q, meta(q)));
         } finally {
           bm25.close();
         }

@@ -3,7 +3,7 @@ import { orQuery, splitIdentifiers, WindowBm25 } from '../../../bench/bm25-windo
 import { guardRecord, guardRegressions } from '../../../bench/devset-guard.js';
 import type { DevRow } from '../../../bench/devset-report.js';
 import { hashCommentAbove } from '../../../bench/doc-comments.js';
-import { kindOf } from '../../../bench/mine-devset.js';
+import { kindOf, namesGoldFile } from '../../../bench/mine-devset.js';
 
 // Pieces of the issue-18 development benchmark: which mined commit messages count as issue-like
 // texts, the fixed BM25-over-60-line-windows baseline (real in-memory SQLite FTS5), Ruby doc
@@ -25,6 +25,16 @@ describe('kindOf: commit message or issue-like text', () => {
   it('needs a problem, not just length', () => {
     const feature = 'This adds a new option for the router that lets users register a prefix once and reuse it across many groups of routes, keeping the configuration short and readable for large applications with dozens of nested modules and many teams working on them at once.';
     expect(kindOf(`Add router prefixes\n\n${feature}`)).toBe('commit');
+  });
+});
+
+describe('namesGoldFile', () => {
+  it('sees a gold file named as a word, whatever its case, and nothing else', () => {
+    const gold = [{ path: 'src/click/termui.py', startLine: 1, endLine: 2 }];
+    expect(namesGoldFile('Fix the pager in termui when TERM is dumb', gold)).toBe(true);
+    expect(namesGoldFile('Fix the pager in TermUI.py', gold)).toBe(true);
+    expect(namesGoldFile('Fix the pager in termuix and the terminal UI', gold)).toBe(false);
+    expect(namesGoldFile('Fix io', [{ path: 'src/io.rs' }])).toBe(false); // stems of 2 letters are words anyway
   });
 });
 
