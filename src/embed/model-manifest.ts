@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MANIFEST_FILE } from './model-layout.js';
 import { isSafeRepoPath, missingRequired } from './model-files.js';
 
