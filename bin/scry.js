@@ -5,6 +5,7 @@
 // the fallback when only `tsc` has run.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { URL } from 'node:url';
 
 // V8's code cache on disk (Node >= 22.1): later runs skip compiling the CLI. Node 20 has no
 // equivalent for ES modules; NODE_DISABLE_COMPILE_CACHE=1 turns it off.

@@ -27,6 +27,8 @@ const EXTERNAL = [
   '@energetic-ai/*',
   'gpt-tokenizer',
   'gpt-tokenizer/*',
+  // its `main` is a UMD build that require()s its parts by relative path at run time
+  'jsonc-parser',
 ];
 
 /** Rewrites `import.meta.url` in src/**.ts to the URL of the module's tsc output in dist/. */
