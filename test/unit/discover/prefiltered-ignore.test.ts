@@ -5,9 +5,10 @@ import { BUILTIN_DENYLIST, BUILTIN_SECRET_PATHS, BUILTIN_SECRETS } from '../../.
 import { literalFragments, prefilteredIgnore } from '../../../src/discover/prefiltered-ignore.js';
 
 /** Path segments and pattern pieces from a small alphabet, so that patterns and paths often meet. */
-const segment = fc.constantFrom('src', 'Node_Modules', 'node_modules', 'a.min.js', 'A.PEM', '.env', '.env.example', 'id_rsa.pub', 'x.so', '.kube', 'config', 'lib', 'index.ts', 'b', 'dist', '.aws', 'credentials', 'README.md', 'foo.tfstate.backup');
-const path = fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
-const piece = fc.constantFrom('*', '**', '?', '/', '[ab]', '[!x]', 'src', 'node_modules', '.min.js', '.pem', '.env', 'id_rsa', '.so', '.kube', 'config', 'lib', 'B', 'dist', '.aws', 'credentials', '.tfstate.', ' ', '#', '\\*');
+const segment = fc.constantFrom('src', 'Node_Modules', 'node_modules', 'a.min.js', 'A.PEM', '.env', '.env.example', 'id_rsa.pub', 'x.so', '.kube', 'config', 'lib', 'index.ts', 'b', 'dist', '.aws', 'credentials', 'README.md', 'foo.tfstate.backup', 'a.so.1', 'lib.git', 'x.gitignore', 'build');
+// a trailing slash: a directory, as the walk asks about them
+const path = fc.tuple(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.boolean()).map(([s, dir]) => s.join('/') + (dir ? '/' : ''));
+const piece = fc.constantFrom('*', '**', '?', '/', '[ab]', '[!x]', 'src', 'node_modules', '.min.js', '.pem', '.env', 'id_rsa', '.so', '.kube', 'config', 'lib', 'B', 'dist', '.aws', 'credentials', '.tfstate.', ' ', '#', '\\*', '.git', 'a/', 'build', '.a');
 const pattern = fc.tuple(fc.constantFrom('', '', '', '!', '/'), fc.array(piece, { minLength: 1, maxLength: 4 })).map(([lead, ps]) => lead + ps.join(''));
 
 const plain = (patterns: readonly string[], p: string): boolean => ignore().add([...patterns]).ignores(p);
