@@ -18,7 +18,7 @@
  * Writes bench/results/startup.json.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,12 +39,21 @@ interface Case {
   readonly env?: Record<string, string>;
 }
 
-function spawnMs(c: Case): number {
+/**
+ * Preloaded into every case (`--require`): prints the process's own CPU time (user + system) on
+ * exit. On a shared machine wall time mostly says how long the process waited for a core; CPU time
+ * says what it cost.
+ */
+const CPU_REPORTER = join(tmpdir(), `scry-startup-cpu-${process.pid}.cjs`);
+const CPU_MARK = '__scry_cpu_ms__';
+
+function spawnOnce(c: Case): { wallMs: number; cpuMs: number } {
   const t0 = performance.now();
-  const run = spawnSync(c.runtime, c.args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, ...c.env } });
-  const ms = performance.now() - t0;
+  const run = spawnSync(c.runtime, ['--require', CPU_REPORTER, ...c.args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, ...c.env } });
+  const wallMs = performance.now() - t0;
   if (run.status !== 0) throw new Error(`${c.runtime} ${c.args.join(' ')} exited ${run.status ?? run.signal}: ${run.stderr}`);
-  return ms;
+  const cpu = new RegExp(`${CPU_MARK} ([0-9.]+)`).exec(run.stderr);
+  return { wallMs, cpuMs: cpu ? Number(cpu[1]) : Number.NaN };
 }
 
 function runtimeInfo(runtime: string): { version: string; compileCache: boolean } {
@@ -86,11 +95,17 @@ function buildIndex(): { db: string; cleanup: () => void } {
   return { db, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-function measure(cases: readonly Case[], runs: number): Summary[] {
-  for (let w = 0; w < 2; w++) for (const c of cases) spawnMs(c);
-  const samples = cases.map(() => [] as number[]);
-  for (let r = 0; r < runs; r++) for (let i = 0; i < cases.length; i++) samples[i]!.push(spawnMs(cases[i]!));
-  return samples.map(summarize);
+function measure(cases: readonly Case[], runs: number): Array<{ wall: Summary; cpu: Summary }> {
+  for (let w = 0; w < 2; w++) for (const c of cases) spawnOnce(c);
+  const samples = cases.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
+  for (let r = 0; r < runs; r++) {
+    for (let i = 0; i < cases.length; i++) {
+      const { wallMs, cpuMs } = spawnOnce(cases[i]!);
+      samples[i]!.wall.push(wallMs);
+      samples[i]!.cpu.push(cpuMs);
+    }
+  }
+  return samples.map((s) => ({ wall: summarize(s.wall), cpu: summarize(s.cpu) }));
 }
 
 function main(): void {
@@ -98,6 +113,7 @@ function main(): void {
   const runs = Number(values.get('runs') ?? 15);
   if (!existsSync(join(REPO_ROOT, 'dist', 'cli', 'scry.js'))) throw new Error('dist/cli/scry.js is missing: run `npm run build` first');
   const env = environment();
+  writeFileSync(CPU_REPORTER, `process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write('\\n${CPU_MARK} ' + ((u.user + u.system) / 1000).toFixed(1) + '\\n'); });\n`);
   const given = values.get('db');
   const index = given ? { db: given, cleanup: () => {} } : buildIndex();
   try {
@@ -108,12 +124,15 @@ function main(): void {
       const load = (): number => round2(loadavg()[0] ?? 0);
       const loadBefore = load();
       const summaries = measure(cases, runs);
-      const node = summaries[0]!.p50;
+      const node = summaries[0]!;
       console.log(`\n${info.version} (${runtime}), compile cache ${info.compileCache ? 'on' : 'not available'}, load ${loadBefore} → ${load()}`);
+      console.log(`${''.padEnd(28)} ${'wall p50'.padStart(9)} ${'wall p95'.padStart(9)} ${'− node'.padStart(9)}   ${'cpu p50'.padStart(9)} ${'− node'.padStart(9)}`);
       const rows = cases.map((c, i) => {
-        const s = summaries[i]!;
-        console.log(`${c.name.padEnd(28)} p50 ${fmtMs(s.p50).padStart(9)}  p95 ${fmtMs(s.p95).padStart(9)}  p50 − node ${fmtMs(s.p50 - node).padStart(9)}`);
-        return { name: c.name, args: c.args.map((a) => (a === UNBUNDLED_RUNNER ? '<run dist/cli/main.js>' : a)), env: c.env ?? null, ...s, overNodeP50Ms: round2(s.p50 - node) };
+        const { wall, cpu } = summaries[i]!;
+        const overWall = wall.p50 - node.wall.p50;
+        const overCpu = cpu.p50 - node.cpu.p50;
+        console.log(`${c.name.padEnd(28)} ${fmtMs(wall.p50).padStart(9)} ${fmtMs(wall.p95).padStart(9)} ${fmtMs(overWall).padStart(9)}   ${fmtMs(cpu.p50).padStart(9)} ${fmtMs(overCpu).padStart(9)}`);
+        return { name: c.name, args: c.args.map((a) => (a === UNBUNDLED_RUNNER ? '<run dist/cli/main.js>' : a)), env: c.env ?? null, wall, cpu, overNodeWallP50Ms: round2(overWall), overNodeCpuP50Ms: round2(overCpu) };
       });
       return { runtime, version: info.version, compileCache: info.compileCache, loadBefore, loadAfter: load(), cases: rows };
     });
@@ -121,6 +140,7 @@ function main(): void {
     console.log(`\ntargets: --help ≤ node + ${TARGETS.helpOverNodeMs} ms, warm search ≤ node + ${TARGETS.searchOverNodeMs} ms\nwrote ${file}`);
   } finally {
     index.cleanup();
+    rmSync(CPU_REPORTER, { force: true });
   }
 }
 
