@@ -2,14 +2,14 @@
 // Bundles the CLI into one ESM file, dist/cli/scry.js, after `tsc` has built dist/ (issue 19: start-up).
 // The library stays unbundled in dist/ with its types; this file is only what bin/scry.js runs.
 //
-// - Every module of src/ and the pure-JavaScript packages are inlined; each command's dynamic
-//   `import()` stays lazy (esbuild wraps the module, so its body runs when the command runs).
-// - Packages with native code, WebAssembly or files found next to their own module stay external
-//   and load from node_modules as before (EXTERNAL below).
+// - Every module of src/ and the pure-JavaScript packages in INLINED are inlined; each command's
+//   dynamic `import()` stays a lazy chunk under dist/cli/chunks/, loaded when the command runs.
+// - Every other package stays external and loads from node_modules as before.
 // - `import.meta.url` in a src/ module is rewritten to the URL its tsc output has in dist/, so
 //   paths computed from it (the indexing worker dist/indexer/prepare-worker.js, models/builtin/,
 //   package.json, createRequire) resolve exactly as they do unbundled.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -17,19 +17,29 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(root, 'dist', 'cli', 'scry.js');
 
-/** Packages that must load from node_modules: native addons, WebAssembly, assets beside the module, optional peers. */
-const EXTERNAL = [
-  'better-sqlite3',
-  'web-tree-sitter',
-  '@repomix/tree-sitter-wasms',
-  '@huggingface/tokenizers',
-  'onnxruntime-node',
-  '@energetic-ai/*',
-  'gpt-tokenizer',
-  'gpt-tokenizer/*',
-  // its `main` is a UMD build that require()s its parts by relative path at run time
-  'jsonc-parser',
-];
+/**
+ * The packages src/ imports that are inlined: pure JavaScript, nothing loaded from beside their
+ * own files. Every other package src/ imports stays external and loads from node_modules as
+ * unbundled: native addons (better-sqlite3), WebAssembly (web-tree-sitter, the grammars,
+ * tokenizers), model runtimes, packages that read files next to themselves or require() their
+ * parts at run time (jsonc-parser's UMD build), and any dependency added later until it is
+ * checked and listed here. What an inlined package imports is inlined with it.
+ */
+const INLINED = new Set(['commander', 'zod', 'diff', 'yaml', 'ignore', 'env-paths', 'fastest-levenshtein', 'cli-progress', '@modelcontextprotocol/sdk']);
+
+const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/** Keeps every package src/ imports external unless it is in INLINED. */
+const externalByDefault = {
+  name: 'external-by-default',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || isBuiltin(args.path)) return undefined;
+      const fromSrc = args.importer.startsWith(join(root, 'src') + sep);
+      return fromSrc && !INLINED.has(packageName(args.path)) ? { path: args.path, external: true } : undefined;
+    });
+  },
+};
 
 /** Rewrites `import.meta.url` in src/**.ts to the URL of the module's tsc output in dist/. */
 const distUrls = {
@@ -46,6 +56,9 @@ const distUrls = {
   },
 };
 
+// chunk names carry content hashes: drop the previous build's
+await rm(join(dirname(outfile), 'chunks'), { recursive: true, force: true });
+
 const result = await build({
   entryPoints: { scry: join(root, 'src', 'cli', 'main.ts') },
   outdir: dirname(outfile),
@@ -55,8 +68,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: EXTERNAL,
-  plugins: [distUrls],
+  plugins: [externalByDefault, distUrls],
   // Some bundled CommonJS packages call require() for Node builtins.
   banner: { js: "import { createRequire as __scryCreateRequire } from 'node:module'; const require = __scryCreateRequire(import.meta.url);" },
   legalComments: 'none',
