@@ -1,12 +1,13 @@
-import { terminalPreferences } from '../index.js';
-
 /** Where CLI output goes; `main` gets the process streams, tests get buffers. */
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;
   /** Whether stdout/stderr are terminals (progress bars, colour). */
   readonly stdoutIsTTY: boolean;
-  /** Colour allowed by the environment (`NO_COLOR`, https://no-color.org); default true. */
+  /**
+   * Colour allowed by the environment (`NO_COLOR`, https://no-color.org). Unset (as `processIO` leaves it,
+   * so that start-up does not load the library): the command asks `terminalPreferences()`.
+   */
   readonly color?: boolean;
   readonly stderrIsTTY: boolean;
   readonly stderrStream?: NodeJS.WritableStream | undefined;
@@ -21,7 +22,6 @@ export function processIO(): CliIO {
     err: (t) => void process.stderr.write(t),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
-    color: terminalPreferences().color,
     stderrStream: process.stderr,
     cwd: process.cwd(),
     readStdin: async () => {

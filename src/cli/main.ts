@@ -1,27 +1,20 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
-import { EngineError, isEngineError } from '../index.js';
-import { indexCommand } from './commands/index-command.js';
-import { searchCommand } from './commands/search-command.js';
-import { statusCommand } from './commands/status-command.js';
-import { evalCommand } from './commands/eval-command.js';
-import { mapCommand } from './commands/map-command.js';
-import { mcpCommand } from './commands/mcp-command.js';
-import { watchCommand } from './commands/watch-command.js';
-import { contextCommand } from './commands/context-command.js';
-import { askCommand, completeCommand } from './commands/agent-commands.js';
-import { outlineCommand, refsCommand, relatedCommand, symbolsCommand } from './commands/structure-commands.js';
-import { toolCommand, toolsCommand } from './commands/tool-command.js';
-import { registerModelsCommand } from './commands/models-command.js';
-import { registerEmbedCommands } from './commands/embed-command.js';
+// Start-up (issue 19): this module loads commander and the error catalogue only. Each command's
+// implementation (and through it the engine) is imported when that command runs: see lazyAction.
+import { EngineError, isEngineError } from '../core/errors.js';
+import { registerModelsCommand } from './commands/models-register.js';
+import { registerEmbedCommands } from './commands/embed-register.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
+import { lazyAction, type CommandResult } from './lazy-action.js';
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',')];
 
-function buildProgram(io: CliIO, result: { code: number; json: boolean }): Command {
+function buildProgram(io: CliIO, result: CommandResult): Command {
+  const run = lazyAction.bind(null, io, result);
   const program = new Command('scry')
     .description('Local-first code and documentation retrieval for coding agents.\nIndexes a repository into SQLite (outside the repo) and answers searches with cited chunks.')
     .version(VERSION, '-V, --version')
@@ -40,10 +33,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--rebuild', 'build the index from scratch beside the old one and swap it in when complete (recovers a corrupt or too-new index; with DIR, re-roots it); searches use the old index until then, and a killed rebuild leaves it as it was')
     .option('--paths <files>', 're-check only these files (changed, added or deleted), without walking the tree (repeatable, comma-separated)', collect)
     .option('--json', 'machine-readable output')
-    .action(async (dir: string | undefined, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await indexCommand(io, dir, flags);
-    });
+    .action(run(() => import('./commands/index-command.js').then((m) => m.indexCommand)));
 
   program
     .command('search')
@@ -62,10 +52,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--json', 'JSON output: {query, results: [{path, startLine, endLine, score, language, kind, symbol, snippet, rerankScore?, fusion?, ...}], meta: {mode, semantic, ...}}')
     .option('--no-color', 'no ANSI colour in human output (also when the NO_COLOR environment variable is set)')
     .addHelpText('after', '\nExamples:\n  scry search "where is the sqlite database opened"\n  scry search parseConfig --lang ts -k 5\n  scry search "retry" --path "src/**" --type code --json\n  cat stacktrace.txt | scry search - --files\n  scry search "where is the config read" --mode vector --explain')
-    .action(async (query: string | undefined, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await searchCommand(io, query, flags);
-    });
+    .action(run(() => import('./commands/search-command.js').then((m) => m.searchCommand)));
 
   program
     .command('status')
@@ -73,10 +60,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .argument('[dir]', 'project root (default: the root stored in --db, else the current directory)')
     .addOption(dbOption())
     .option('--json', 'machine-readable output')
-    .action(async (dir: string | undefined, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await statusCommand(io, dir, flags);
-    });
+    .action(run(() => import('./commands/status-command.js').then((m) => m.statusCommand)));
 
   program
     .command('symbols')
@@ -88,10 +72,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('-k <n>', 'number of results (1-1000, default 20)')
     .option('--json', 'JSON output: {query, results: [{name, kind, container, signature, path, startLine, startCol, endLine, endCol, exported, match, distance, id}]}')
     .addHelpText('after', '\nExamples:\n  scry symbols openDatabase\n  scry symbols Engine --kind interface,class\n  scry symbols IndexStore.transaction --json')
-    .action(async (name: string, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await symbolsCommand(io, name, flags);
-    });
+    .action(run(() => import('./commands/structure-commands.js').then((m) => m.symbolsCommand)));
 
   program
     .command('refs')
@@ -101,10 +82,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
     .option('-k <n>', 'number of references (1-5000, default 50)')
     .option('--json', 'JSON output: {name, files: [{path, language, references: [{line, column, kind, text}]}], total, truncated}')
-    .action(async (name: string, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await refsCommand(io, name, flags);
-    });
+    .action(run(() => import('./commands/structure-commands.js').then((m) => m.refsCommand)));
 
   program
     .command('outline')
@@ -113,10 +91,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .addOption(dbOption())
     .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
     .option('--json', 'JSON output (FileOutline)')
-    .action(async (path: string, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await outlineCommand(io, path, flags);
-    });
+    .action(run(() => import('./commands/structure-commands.js').then((m) => m.outlineCommand)));
 
   program
     .command('related')
@@ -127,10 +102,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('-k <n>', 'number of files (1-200, default 20)')
     .option('--json', 'JSON output: {path, files: [{path, score, reasons, relations: {imports?, importedBy?, test?, callers?, callees?}}], total}')
     .addHelpText('after', '\nExamples:\n  scry related src/store/database.ts\n  scry related src/app.ts -k 5\n  scry related src/util/retry.ts --json')
-    .action(async (path: string, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await relatedCommand(io, path, flags);
-    });
+    .action(run(() => import('./commands/structure-commands.js').then((m) => m.relatedCommand)));
 
   program
     .command('map')
@@ -146,10 +118,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--query <text>', 'centre the map on the files defining or named by these words and identifiers')
     .option('--json', 'JSON output: {text, files: [{path, rank, role, symbols: [{name, kind, signature}]}], tokens, budget, totalFiles, includedFiles, tookMs}')
     .addHelpText('after', '\nExamples:\n  scry map\n  scry map ~/src/app --tokens 4000\n  scry map --focus src/store --query "open database WAL"\n  scry map --json | jq \'.files[] | select(.role == "main") | .path\'')
-    .action(async (dir: string | undefined, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await mapCommand(io, dir, flags);
-    });
+    .action(run(() => import('./commands/map-command.js').then((m) => m.mapCommand)));
 
   program
     .command('eval')
@@ -165,10 +134,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--cache <dir>', 'keep the index of each commit searched in DIR (<commit>.db) and reuse it on later runs (for --from-git and for query files with "commit"); one full index per commit, so mind the disk')
     .option('--json', 'JSON output: {root, modes: {lexical: {queries, accAt, mrr, functionHitAt, functionQueries, latencyMs}}, queries: [...]}')
     .addHelpText('after', '\nExamples:\n  scry eval --queries eval/queries.jsonl\n  scry eval ../other-repo --queries q.jsonl --json\n  scry eval --from-git --commits 100 --since 2025-01-01\n  scry eval --from-git --fast\n  scry eval --from-git --commits 200 --export mined.jsonl && scry eval --queries mined.jsonl --cache /tmp/scry-eval')
-    .action(async (dir: string | undefined, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await evalCommand(io, dir, flags);
-    });
+    .action(run(() => import('./commands/eval-command.js').then((m) => m.evalCommand)));
 
   program
     .command('tool')
@@ -180,20 +146,14 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--confirm', 'approve a write tool\'s change for this call (you are the host confirming it); without it the change is only staged')
     .option('--read-only', 'offer the read tools only')
     .addHelpText('after', '\nExit codes follow the envelope: 0 ok, 2 invalid_arguments or too_large, 3 not_found, 6 permission_denied, 7 requires_confirmation, 1 internal_error.\n\nExamples:\n  scry tool search_code --args \'{"query": "open the database", "limit": 3}\'\n  scry tool read_file --args \'{"path": "src/index.ts", "start_line": 1, "end_line": 20}\'\n  scry tool apply_unified_diff --args @change.json            # stage: prints the diff and its hash\n  scry tool apply_unified_diff --args @change.json --confirm  # apply it')
-    .action(async (name: string, flags) => {
-      result.json = true;
-      result.code = await toolCommand(io, name, flags);
-    });
+    .action(run(() => import('./commands/tool-command.js').then((m) => m.toolCommand), { json: true }));
 
   program
     .command('tools')
     .description('List the agent tools with their descriptions; --json adds each tool\'s JSON Schema (what MCP tools/list serves).')
     .option('--json', 'JSON output: {tools: [{name, title, description, readOnly, inputSchema}]}')
     .option('--read-only', 'the read tools only')
-    .action((flags: { json?: boolean; readOnly?: boolean }) => {
-      result.json = Boolean(flags.json);
-      result.code = toolsCommand(io, flags);
-    });
+    .action(run(() => import('./commands/tool-command.js').then((m) => m.toolsCommand)));
 
   program
     .command('context')
@@ -218,10 +178,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
       'after',
       '\nExamples:\n  scry context "add a timeout to the HTTP client" --tokens 4000\n  scry context "why does login fail" --current src/auth/login.ts:42\n  pytest 2>&1 | scry context --task fix --log -\n  scry context --task test --current src/db/pool.ts\n  scry context --task explain --current src/db/pool.ts:120 --selection 110-140\n  gh issue view 12 --json body -q .body | scry context - --json',
     )
-    .action(async (query: string | undefined, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await contextCommand(io, query, flags);
-    });
+    .action(run(() => import('./commands/context-command.js').then((m) => m.contextCommand)));
 
   program
     .command('ask')
@@ -237,10 +194,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--verbose', 'each retrieval, model turn and tool call on stderr as it happens')
     .option('--json', 'JSON output: {answer, citations, rounds, tokens, transcript} with every tool call and its result (on LLM_BUDGET_EXHAUSTED: {error, transcript})')
     .addHelpText('after', '\nExamples:\n  scry ask "where is the retry delay computed?"\n  scry ask "how does login fail?" --current src/auth/login.ts --json')
-    .action(async (question: string | undefined, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await askCommand(io, question, flags);
-    });
+    .action(run(() => import('./commands/agent-commands.js').then((m) => m.askCommand)));
 
   program
     .command('complete')
@@ -257,10 +211,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--stop <text>', 'stop sequence, \\n and \\t escapes allowed (repeatable; replaces the default blank line)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--json', 'JSON output at the end: {path, line, column, text, finish, rounds: [{query, context, promptTokens, text}]}')
     .addHelpText('after', '\nExamples:\n  scry complete src/net/client.ts:42\n  scry complete src/net/client.ts:42:17 --rounds 1 --stop "\\n"')
-    .action(async (at: string, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await completeCommand(io, at, flags);
-    });
+    .action(run(() => import('./commands/agent-commands.js').then((m) => m.completeCommand)));
 
   program
     .command('watch')
@@ -274,10 +225,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--backend <name>', 'how changes are seen: auto (default), directories (one OS watch per indexed directory), recursive (one OS watch for the tree), poll (a rescan every watch.pollIntervalMs)')
     .option('--json', 'one JSON line per event on stdout: role, watching, pass-start, pass-end, pass-error, warning')
     .addHelpText('after', '\nExamples:\n  scry watch\n  scry watch ~/src/app --debounce 100\n  scry watch --json | jq .type')
-    .action(async (dir: string | undefined, flags) => {
-      result.json = Boolean(flags.json);
-      result.code = await watchCommand(io, dir, flags);
-    });
+    .action(run(() => import('./commands/watch-command.js').then((m) => m.watchCommand)));
 
   program
     .command('mcp')
@@ -299,6 +247,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
       '\nstdout carries the MCP protocol in stdio mode; logs go to stderr.\n\nExamples:\n  scry mcp --root ~/src/app\n  claude mcp add scry -- scry mcp --root ~/src/app\n  scry mcp --http --port 7333 --read-only',
     )
     .action(async (flags) => {
+      const { mcpCommand } = await import('./commands/mcp-command.js');
       result.code = await mcpCommand(io, flags, VERSION);
     });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Chunking knobs for the line-window and markdown chunkers. */
 export const chunkSchema = z

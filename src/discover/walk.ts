@@ -1,10 +1,10 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
 import type { FileCandidate, SkipReason } from '../core/file.js';
 import { BUILTIN_DENYLIST, BUILTIN_SECRET_PATHS, BUILTIN_SECRETS, adjustList } from './denylist.js';
 import { IgnoreRules } from './ignore-rules.js';
 import { detectLanguage } from './language.js';
+import { prefilteredIgnore, type PathFilter } from './prefiltered-ignore.js';
 
 export interface WalkOptions {
   /** Real path of the root. */
@@ -27,11 +27,11 @@ export interface WalkSink {
 }
 
 interface Filters {
-  readonly deny: Ignore;
+  readonly deny: PathFilter;
   /** Secrets by base name. */
-  readonly secrets: Ignore;
+  readonly secrets: PathFilter;
   /** Secrets by root-relative path (`.kube/config`). */
-  readonly secretPaths: Ignore;
+  readonly secretPaths: PathFilter;
 }
 
 /** Is the real path `real` the root or inside it? */
@@ -56,11 +56,12 @@ function readDir(dirAbs: string): Dirent[] | undefined {
   }
 }
 
+/** The built-in lists as adjusted by config, each behind a cheap exact pre-check (prefiltered-ignore.ts). */
 function buildFilters(options: WalkOptions): Filters {
   return {
-    deny: ignore().add(adjustList(BUILTIN_DENYLIST, options.denylist.remove, options.denylist.add)),
-    secrets: ignore().add(adjustList(BUILTIN_SECRETS, options.denylist.remove)),
-    secretPaths: ignore().add(adjustList(BUILTIN_SECRET_PATHS, options.denylist.remove)),
+    deny: prefilteredIgnore(adjustList(BUILTIN_DENYLIST, options.denylist.remove, options.denylist.add)),
+    secrets: prefilteredIgnore(adjustList(BUILTIN_SECRETS, options.denylist.remove)),
+    secretPaths: prefilteredIgnore(adjustList(BUILTIN_SECRET_PATHS, options.denylist.remove)),
   };
 }
 
@@ -81,9 +82,10 @@ const dirReason = (filters: Filters, rules: IgnoreRules, dirPath: string): SkipR
 
 /** The name-based part of the decision for a file `rel`, reached through `target` when it is a link. */
 function fileReason(filters: Filters, rules: IgnoreRules, rel: string, target = rel): SkipReason | undefined {
-  if (filters.secrets.ignores(baseName(rel)) || filters.secrets.ignores(baseName(target))) return 'secret';
-  if (filters.secretPaths.ignores(rel) || filters.secretPaths.ignores(target)) return 'secret';
-  if (filters.deny.ignores(rel) || filters.deny.ignores(target)) return 'denylist';
+  const link = target !== rel; // a plain file: each list is asked once
+  if (filters.secrets.ignores(baseName(rel)) || (link && filters.secrets.ignores(baseName(target)))) return 'secret';
+  if (filters.secretPaths.ignores(rel) || (link && filters.secretPaths.ignores(target))) return 'secret';
+  if (filters.deny.ignores(rel) || (link && filters.deny.ignores(target))) return 'denylist';
   return rules.ignores(rel) ? 'ignored' : undefined;
 }
 

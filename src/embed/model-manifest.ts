@@ -3,7 +3,6 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { z } from 'zod';
 import { MANIFEST_FILE } from './model-layout.js';
 import { isSafeRepoPath, missingRequired } from './model-files.js';
 
@@ -51,17 +50,6 @@ export interface ModelProblem {
   readonly message: string;
 }
 
-const manifestSchema = z.object({
-  format: z.literal(MANIFEST_FORMAT),
-  name: z.string().min(1),
-  revision: z.string().min(1),
-  commit: z.string().min(1),
-  hubUrl: z.string(),
-  pulledAt: z.string(),
-  model: z.string().min(1),
-  files: z.array(z.object({ path: z.string().refine(isSafeRepoPath, 'not a relative path'), size: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
-});
-
 /** The manifest of `modelDir`, or the problem that stops it from being read. */
 export async function readManifest(modelDir: string): Promise<{ manifest: ModelManifest } | { problem: ModelProblem }> {
   let text: string;
@@ -77,7 +65,9 @@ export async function readManifest(modelDir: string): Promise<{ manifest: ModelM
   } catch {
     return { problem: { kind: 'manifest', path: MANIFEST_FILE, message: 'not JSON' } };
   }
-  const parsed = manifestSchema.safeParse(json);
+  // the schema module loads zod: only when a manifest is read (start-up, issue 19: `scry search` never reads one)
+  const { manifestSchema } = await import('./model-manifest-schema.js');
+  const parsed = manifestSchema(MANIFEST_FORMAT, isSafeRepoPath).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { problem: { kind: 'manifest', path: MANIFEST_FILE, message: `invalid: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''}` } };

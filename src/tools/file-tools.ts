@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isEngineError, loadTokenCounter } from '../index.js';
 import { firstLinesOfText } from './bound.js';
 import { contextRequest, contextTaskArgs } from './context-args.js';

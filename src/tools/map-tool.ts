@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { renderRepoMap } from './render/file-text.js';
 import { defineTool, type ToolDefinition } from './tool.js';
 

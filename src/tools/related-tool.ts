@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { renderRelated } from './render/symbol-text.js';
 import { defineTool, limitArg, type ToolDefinition } from './tool.js';
 

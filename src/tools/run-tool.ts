@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { closest, distance } from 'fastest-levenshtein';
 import { loadTokenCounter } from '../index.js';
 import { boundEnvelope } from './bound.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SearchResponse, SearchResult } from '../index.js';
 import { hitSchema } from './output-schema.js';
 import { renderHits, type ToolHit } from './render/search-text.js';

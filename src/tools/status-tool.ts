@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Freshness } from '../index.js';
 import { renderStatus } from './render/status-text.js';
 import { defineTool, type ToolDefinition } from './tool.js';

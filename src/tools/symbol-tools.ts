@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatSymbolId, parseSymbolId, type SymbolRow } from '../index.js';
 import { firstLinesOfText } from './bound.js';
 import { symbolSchema } from './output-schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TextSearchResult } from '../index.js';
 import { renderTextMatches } from './render/search-text.js';
 import { defineTool, limitArg, type ToolDefinition } from './tool.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolsFor } from './catalog.js';
 import { envelopeSchema } from './output-schema.js';
 import { argsSchema } from './run-tool.js';

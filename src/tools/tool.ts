@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Engine } from '../index.js';
 import type { BoundSpec } from './bound.js';
 import type { TextDoc } from './render/text-doc.js';

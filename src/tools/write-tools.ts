@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EngineError, isEngineError, type ChangeRequest, type ChangedFile } from '../index.js';
 import { changedFileSchema } from './output-schema.js';
 import { renderApplied } from './render/status-text.js';

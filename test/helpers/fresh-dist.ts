@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
-/** What `scry` runs: bin/scry.js imports dist/cli/main.js. */
+/** What `scry` runs: bin/scry.js imports the bundle dist/cli/scry.js (scripts/bundle-cli.mjs). */
 export const BIN = join(REPO, 'bin', 'scry.js');
-const ENTRY = join(REPO, 'dist', 'cli', 'main.js');
+/** Written last by a build: tsc emits dist/, then the bundler writes this. */
+const ENTRY = join(REPO, 'dist', 'cli', 'scry.js');
 const LOCK = join(REPO, 'dist', '.fresh-dist.lock');
 /** A lock older than this belongs to a dead run. */
 const STALE_LOCK_MS = 5 * 60_000;
@@ -27,8 +28,8 @@ const sleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedA
 
 /**
  * Makes sure dist/ is at least as new as src/, so tests spawning the built `bin/scry.js` never
- * test stale code: runs `tsc -p tsconfig.build.json` when any file under src/ is newer than
- * dist/cli/main.js. Test files in parallel workers take turns through a lock directory. Type
+ * test stale code: runs `tsc -p tsconfig.build.json` and then the CLI bundler when any file under
+ * src/ is newer than the bundle dist/cli/scry.js. Test files in parallel workers take turns through a lock directory. Type
  * errors elsewhere in src/ do not block it (tsc emits anyway; they are printed).
  */
 export function ensureFreshDist(): void {
@@ -49,8 +50,9 @@ export function ensureFreshDist(): void {
     if (newestMtime(join(REPO, 'src')) <= before) return; // another worker built it meanwhile
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: REPO, encoding: 'utf8', timeout: 170_000 });
-    if (builtAt() <= before) throw new Error(`dist/ is older than src/ and \`tsc -p tsconfig.build.json\` did not rebuild it:\n${r.stdout}${r.stderr}`);
     if (r.status !== 0) console.warn(`tsc -p tsconfig.build.json reported errors (dist/ was emitted anyway):\n${r.stdout}`);
+    const b = spawnSync(process.execPath, [join(REPO, 'scripts', 'bundle-cli.mjs')], { cwd: REPO, encoding: 'utf8', timeout: 170_000 });
+    if (builtAt() <= before) throw new Error(`dist/ is older than src/ and \`npm run build\` did not rebuild it:\n${r.stdout}${r.stderr}${b.stdout}${b.stderr}`);
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }

@@ -1,14 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
-import { EngineError, type ConfigInput, type Engine } from '../../index.js';
+import { EMBED_PROVIDERS as PROVIDERS, EngineError, terminalPreferences, type ConfigInput, type Engine } from '../../index.js';
 import { formatIndexReport, formatSearch } from '../format.js';
 import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
-
-const PROVIDERS = ['builtin', 'ollama', 'openai', 'onnx', 'use-lite'] as const;
 
 interface EmbedFlags {
   db?: string;
@@ -51,7 +48,7 @@ function embedOverrides(flags: EmbedFlags): ConfigInput | undefined {
   }
 }
 
-async function embedCommand(io: CliIO, dir: string | undefined, flags: EmbedFlags): Promise<number> {
+export async function embedCommand(io: CliIO, dir: string | undefined, flags: EmbedFlags): Promise<number> {
   const engine: Engine = await openEngine(io, { dir, db: flags.db, config: embedOverrides(flags), orCwd: true });
   try {
     let last = -1;
@@ -91,7 +88,7 @@ function readSnippet(io: CliIO, target: string, stdin: string): { text: string; 
   return { text, exclude: path };
 }
 
-async function similarCommand(io: CliIO, target: string, flags: SimilarFlags): Promise<number> {
+export async function similarCommand(io: CliIO, target: string, flags: SimilarFlags): Promise<number> {
   const limit = parseIntFlag(flags.k, '-k', 100);
   const engine = await openEngine(io, { dir: flags.root, db: flags.db });
   try {
@@ -99,7 +96,7 @@ async function similarCommand(io: CliIO, target: string, flags: SimilarFlags): P
     await ensureIndexed(io, engine, flags.json);
     const rel = exclude ? resolve(io.cwd, exclude).slice(engine.root.length + 1) : undefined;
     const response = await engine.similar(text, { limit, language: flags.lang, excludeFile: rel });
-    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.color !== false && io.stdoutIsTTY));
+    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && (io.color ?? terminalPreferences().color) && io.stdoutIsTTY));
     return 0;
   } finally {
     engine.close();
@@ -107,38 +104,3 @@ async function similarCommand(io: CliIO, target: string, flags: SimilarFlags): P
 }
 
 /** `scry embed` and `scry similar`. */
-export function registerEmbedCommands(program: Command, io: CliIO, result: { code: number; json: boolean }): void {
-  program
-    .command('embed')
-    .description(
-      'Embed every chunk text of the index that has no vector for the embedding model yet (after an incremental pass), with progress; resumable: what was embedded is kept if it stops. ' +
-        'The provider comes from `embed` in scry.config.json, or from --provider for this run. Vectors are cached by chunk content hash and model fingerprint.',
-    )
-    .argument('[dir]', 'project root (default: the root stored in --db, else the current directory)')
-    .option('--db <path>', 'index database to use')
-    .option('--provider <name>', `embedding provider for this run: ${PROVIDERS.join(', ')}`)
-    .option('--model <name>', 'model: the Ollama/OpenAI model name, or for onnx a pulled model id (owner/name) or a model directory')
-    .option('--url <url>', 'endpoint: Ollama base URL (default http://127.0.0.1:11434), or the OpenAI-compatible API root (…/v1)')
-    .option('--json', 'machine-readable output: the index report with `embedding`')
-    .addHelpText('after', '\nExamples:\n  scry embed --provider ollama --model nomic-embed-text\n  scry embed --provider openai --url http://localhost:8080/v1 --model bge-small\n  scry embed --provider onnx --model Xenova/bge-small-en-v1.5   # after scry models pull\n  scry embed --provider builtin    # scry\'s own code-search model, shipped in the package\n  scry embed --provider use-lite   # bundled USE-lite: no setup, slow, weak on code')
-    .action(async (dir: string | undefined, flags: EmbedFlags) => {
-      result.json = Boolean(flags.json);
-      result.code = await embedCommand(io, dir, flags);
-    });
-
-  program
-    .command('similar')
-    .description('Find code similar to a snippet: FILE, FILE:START-END or - (stdin). A vector search when the index has vectors; otherwise the snippet\'s most distinctive identifiers, lexically (said in the summary line). The snippet\'s own file is left out.')
-    .argument('<target>', 'FILE, FILE:START-END, or - for stdin')
-    .option('--db <path>', 'index database to use')
-    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
-    .option('-k <n>', 'number of results (1-100, default 5)')
-    .option('--lang <language>', 'only this language')
-    .option('--json', 'JSON output, as scry search --json')
-    .option('--no-color', 'no ANSI colour in human output (also when the NO_COLOR environment variable is set)')
-    .addHelpText('after', '\nExamples:\n  scry similar src/db/open.ts:10-40\n  pbpaste | scry similar - -k 10')
-    .action(async (target: string, flags: SimilarFlags) => {
-      result.json = Boolean(flags.json);
-      result.code = await similarCommand(io, target, flags);
-    });
-}

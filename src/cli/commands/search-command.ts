@@ -1,4 +1,4 @@
-import { checkSearchRequest, EngineError, type ContentType } from '../../index.js';
+import { checkSearchRequest, EngineError, terminalPreferences, type ContentType } from '../../index.js';
 import { formatSearch } from '../format.js';
 import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
@@ -45,7 +45,7 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
       mode,
       ...filters,
     });
-    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.color !== false && io.stdoutIsTTY));
+    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && (io.color ?? terminalPreferences().color) && io.stdoutIsTTY));
     return 0;
   } finally {
     engine.close();

@@ -1,0 +1,93 @@
+/**
+ * Start-up (issue 19): which modules a command loads, recorded by a module-load hook
+ * (`module.register`) in a real child process. `scry --help` loads the command table only, and
+ * `scry search` none of the indexing, parsing, model, MCP or tool code, so start-up cannot
+ * regress silently when someone adds a static import. The unbundled dist/cli/main.js shows each
+ * module of src/ apart; the bundle bin/scry.js runs shows which external packages load.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSmallRepo } from '../helpers/fixture-repo.js';
+import { BIN, ensureFreshDist, REPO } from '../helpers/fresh-dist.js';
+import { tempDir } from '../helpers/temp.js';
+
+/** Appends every URL the ESM loader loads (CommonJS entry points included) to $SCRY_TRACE_MODULES. */
+const HOOKS = `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(process.env.SCRY_TRACE_MODULES, url + '\\n');
+  return next(url, context);
+}`;
+const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`)}`;
+const UNBUNDLED = `const { main } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'cli', 'main.js')).href)}); process.exitCode = await main(process.argv);`;
+
+/** Packages that `scry search` must never load: parsing, models, MCP, tokenizers, YAML, progress bars, zod (no config file here). */
+const HEAVY_PACKAGES = ['web-tree-sitter', '@huggingface/tokenizers', 'onnxruntime-node', '@energetic-ai', '@modelcontextprotocol/sdk', 'ajv', 'hono', 'gpt-tokenizer', 'yaml', 'cli-progress', 'zod'];
+/** Folders of dist/ that `scry search` must never load from: the MCP server, the agent tools, rerankers. */
+const HEAVY_FOLDERS = ['mcp', 'tools', 'rerank'];
+/** Modules of dist/ that hold the indexing pass and the parsers (the chunkers, the worker pool). */
+const HEAVY_MODULES = ['indexer/index-pass.js', 'indexer/prepare-pool.js', 'indexer/prepare-worker.js', 'indexer/prepare.js', 'parse/ast-chunker.js', 'parse/code-parser.js', 'parse/chunker.js', 'parse/markdown-chunker.js'];
+
+let t: ReturnType<typeof tempDir>;
+let root: string;
+let db: string;
+
+function trace(launch: readonly string[], args: readonly string[]): string[] {
+  const out = join(t.dir, `trace-${Math.random().toString(36).slice(2)}.txt`);
+  const r = spawnSync(process.execPath, ['--import', REGISTER, ...launch, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, SCRY_TRACE_MODULES: out } });
+  expect(r.status, r.stderr).toBe(0);
+  return readFileSync(out, 'utf8').trim().split('\n');
+}
+const unbundled = (...args: string[]): string[] => trace(['--input-type=module', '-e', UNBUNDLED, 'scry'], args);
+const bundled = (...args: string[]): string[] => trace([BIN], args);
+
+const packageOf = (url: string): string | undefined => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+const distModule = (url: string): string | undefined => /\/dist\/(.+)$/.exec(url)?.[1];
+const heavyPackages = (urls: readonly string[]): string[] => urls.map(packageOf).filter((p): p is string => p !== undefined && HEAVY_PACKAGES.some((h) => p === h || p.startsWith(`${h}/`)));
+
+beforeAll(() => {
+  ensureFreshDist();
+  t = tempDir('scry-startup-');
+  root = join(t.dir, 'repo');
+  writeSmallRepo(root);
+  db = join(t.dir, 'index.db');
+  const r = spawnSync(process.execPath, [BIN, 'index', root, '--db', db], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+}, 120_000);
+afterAll(() => t?.cleanup());
+
+describe('modules loaded at start-up', () => {
+  it('scry --help loads the command table and commander, nothing of the library', () => {
+    const dist = unbundled('--help').map(distModule).filter((m) => m !== undefined).sort();
+    expect(dist).toEqual(['cli/commands/embed-register.js', 'cli/commands/models-register.js', 'cli/exit-codes.js', 'cli/io.js', 'cli/lazy-action.js', 'cli/main.js', 'core/errors.js']);
+    expect(new Set(unbundled('--help').map(packageOf).filter(Boolean))).toEqual(new Set(['commander']));
+  });
+
+  it('scry search loads no indexing, parsing, model, MCP or tool code', () => {
+    const urls = unbundled('search', 'openDatabase', '--db', db);
+    const dist = urls.map(distModule).filter((m): m is string => m !== undefined);
+    expect(dist).toContain('cli/commands/search-command.js'); // the trace sees what it should
+    expect(dist.filter((m) => HEAVY_FOLDERS.includes(m.split('/')[0]!) || HEAVY_MODULES.includes(m))).toEqual([]);
+    expect(heavyPackages(urls)).toEqual([]);
+    expect(urls.some((u) => packageOf(u) === 'better-sqlite3')).toBe(true);
+  });
+
+  it('the bundled CLI: --help reads the entry and small shared chunks only, search no heavy package', () => {
+    const help = bundled('--help').filter((u) => !u.startsWith('node:'));
+    const files = help.map((u) => fileURLToPath(u));
+    expect(files.slice(0, 2)).toEqual([BIN, join(REPO, 'dist', 'cli', 'scry.js')]);
+    // the rest are chunks esbuild split out because a command shares them (exit codes, errors): no command's own code
+    expect(files.slice(2).every((f) => f.startsWith(join(REPO, 'dist', 'cli', 'chunks', 'chunk-')))).toBe(true);
+    // commander (~125 KiB) and the command table: a static import of the engine would add ~400 KiB
+    expect(files.reduce((n, f) => n + statSync(f).size, 0)).toBeLessThan(256 * 1024);
+    const search = bundled('search', 'openDatabase', '--db', db);
+    expect(search.some((u) => u.includes('/dist/cli/chunks/'))).toBe(true);
+    expect(heavyPackages(search)).toEqual([]);
+  });
+
+  it('the trace is real: a first scry index loads the parser runtime', () => {
+    expect(heavyPackages(bundled('index', root, '--db', join(t.dir, 'fresh.db')))).toContain('web-tree-sitter');
+  });
+});
