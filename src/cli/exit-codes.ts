@@ -33,6 +33,8 @@ const BY_CODE: Record<ErrorCode, number> = {
   IO_ERROR: EXIT.failure,
   CLOSED: EXIT.failure,
   INTERNAL: EXIT.failure,
+  LSP_FAILED: EXIT.failure,
+  LSP_TIMEOUT: EXIT.failure,
 };
 
 export function exitCodeFor(code: ErrorCode): number {

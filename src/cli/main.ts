@@ -9,7 +9,7 @@ import { mapCommand } from './commands/map-command.js';
 import { mcpCommand } from './commands/mcp-command.js';
 import { watchCommand } from './commands/watch-command.js';
 import { contextCommand } from './commands/context-command.js';
-import { outlineCommand, refsCommand, relatedCommand, symbolsCommand } from './commands/structure-commands.js';
+import { diagnosticsCommand, outlineCommand, refsCommand, relatedCommand, symbolsCommand } from './commands/structure-commands.js';
 import { toolCommand, toolsCommand } from './commands/tool-command.js';
 import { registerModelsCommand } from './commands/models-command.js';
 import { registerEmbedCommands } from './commands/embed-command.js';
@@ -94,15 +94,28 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
 
   program
     .command('refs')
-    .description('Find references to an identifier by name (not type-resolved), grouped by file: definitions, calls, imports, other uses, then mentions in comments, strings and docs.')
+    .description('Find references to an identifier, grouped by file: definitions, calls, imports, other uses, then mentions in comments, strings and docs. By name; by type (a language server) when lsp.enabled is set and the name has one definition.')
     .argument('<name>', 'identifier')
     .addOption(dbOption())
     .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
     .option('-k <n>', 'number of references (1-5000, default 50)')
-    .option('--json', 'JSON output: {name, files: [{path, language, references: [{line, column, kind, text}]}], total, truncated}')
+    .option('--json', 'JSON output: {name, files: [{path, language, references: [{line, column, kind, text}]}], total, truncated, resolution}')
     .action(async (name: string, flags) => {
       result.json = Boolean(flags.json);
       result.code = await refsCommand(io, name, flags);
+    });
+
+  program
+    .command('diagnostics')
+    .description("Show compiler and type errors and warnings of a file, or of the project's tsconfig.json without PATH: from the file's language server when lsp.enabled is set, else the TypeScript compiler API for TS/JS. The first line says where they came from, or why there are none.")
+    .argument('[path]', 'file relative to the project root')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('-k <n>', 'number of diagnostics (1-1000, default 100)')
+    .option('--json', 'JSON output: {path, diagnostics: [{path, line, column, endLine, endColumn, severity, message, code}], total, truncated, source}')
+    .action(async (path: string | undefined, flags) => {
+      result.json = Boolean(flags.json);
+      result.code = await diagnosticsCommand(io, path, flags);
     });
 
   program

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { DEFAULT_CONFIG } from './defaults.js';
-import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, FusionConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
+import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, LspConfig, FusionConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
 
 type SearchModeName = 'lexical' | 'vector' | 'hybrid';
 
@@ -41,6 +41,8 @@ export interface ResolvedConfig {
   /** How watchers follow changes (see the `watch` option). */
   readonly watch: Readonly<WatchConfig>;
   readonly lockTimeoutMs: number;
+  /** Language servers (see the `lsp` option); `searchPath` is the PATH directories servers are looked up in. */
+  readonly lsp: Readonly<LspConfig> & { readonly searchPath: readonly string[] };
   /** Where the config came from, for status output. */
   readonly sources: readonly string[];
 }
@@ -165,6 +167,7 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
     models: { dir: merged.models.dir ? resolve(root ?? process.cwd(), merged.models.dir) : join(cacheDir, 'models'), hubUrl: merged.models.hubUrl },
     watch: merged.watch,
     lockTimeoutMs: merged.lockTimeoutMs,
+    lsp: { ...merged.lsp, searchPath: (env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d)) },
     sources,
   });
 }

@@ -57,6 +57,8 @@ export const errorCatalogue = {
   MODEL_INVALID: { message: 'model {model} failed verification: {reason}', hint: 'pull it again: `scry models pull NAME`' },
   TOO_LARGE: { message: '{what} is too large: {size} {unit}; the limit is {limit}' },
   INTERNAL: { message: 'internal error: {reason}', hint: 'please report this with the command you ran' },
+  LSP_FAILED: { message: 'the language server {server} failed: {reason}', hint: 'see `scry status` (language servers) for the command and the install hint; results fall back to names' },
+  LSP_TIMEOUT: { message: 'the language server {server} did not answer {method} within {ms} ms', hint: 'raise lsp.timeoutMs in scry.config.json; results fall back to names meanwhile' },
 } as const satisfies Record<string, { message: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -1,0 +1,214 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  CancellationTokenSource, createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification,
+  InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
+  type Diagnostic, type InitializeParams, type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
+import { EngineError } from '../core/errors.js';
+import type { Logger, Scheduler } from '../core/logger.js';
+
+/** How to start one server: every field comes from the config or the built-in table. */
+export interface LaunchSpec {
+  /** The family (`typescript`, `python`...), for messages. */
+  readonly name: string;
+  /** Absolute path of the executable (located before the start). */
+  readonly executable: string;
+  readonly args: readonly string[];
+  readonly root: string;
+  readonly maxMemoryMb: number;
+}
+
+/** Diagnostics a server published for one document, with the version of our text they answer. */
+interface Published {
+  readonly diagnostics: Diagnostic[];
+  readonly generation: number;
+}
+
+/**
+ * One running language server over stdio (JSON-RPC framing by vscode-languageserver-protocol).
+ * Its own process group, so `close` kills whatever it spawned (tsserver, node workers).
+ */
+export class LspClient {
+  private child: ChildProcess | undefined;
+  private connection: ProtocolConnection | undefined;
+  private readonly open = new Map<string, { version: number; text: string; generation: number }>();
+  private readonly published = new Map<string, Published>();
+  private readonly waiters = new Map<string, Array<() => void>>();
+  private exited: string | undefined;
+  /** The server process's pid while it runs (memory reports). */
+  pid: number | undefined;
+
+  constructor(
+    private readonly spec: LaunchSpec,
+    private readonly scheduler: Scheduler,
+    private readonly timeoutMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts the server and runs the initialize handshake, within the timeout. */
+  async start(): Promise<void> {
+    const { executable, args, root } = this.spec;
+    // no shell, no user text: the command line is the config's or the table's, the cwd the root
+    const child = spawn(executable, [...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.child = child;
+    this.pid = child.pid;
+    child.stderr?.on('data', (d: Buffer) => this.logger.debug('language server stderr', { server: this.spec.name, text: d.toString('utf8').slice(0, 500) }));
+    child.on('error', (err) => this.markExited(err.message));
+    child.on('exit', (code, signal) => this.markExited(`exited (${signal ?? `code ${code}`})`));
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    this.connection = connection;
+    connection.onNotification(PublishDiagnosticsNotification.type, (p) => this.onDiagnostics(p.uri, p.diagnostics));
+    // servers ask for settings and capabilities; scry has none to give
+    connection.onRequest('workspace/configuration', (p: { items?: unknown[] }) => (p.items ?? []).map(() => null));
+    connection.onRequest('client/registerCapability', () => null);
+    connection.onRequest('window/workDoneProgress/create', () => null);
+    connection.onError(([err]) => this.logger.debug('language server connection error', { server: this.spec.name, error: err.message }));
+    connection.listen();
+    await this.request(InitializeRequest.method, this.initializeParams());
+    void connection.sendNotification(InitializedNotification.type, {});
+  }
+
+  get alive(): boolean {
+    return this.exited === undefined && this.connection !== undefined;
+  }
+
+  /** Why the server stopped, once it has. */
+  get exitReason(): string | undefined {
+    return this.exited;
+  }
+
+  private initializeParams(): InitializeParams {
+    const rootUri = new URL(`file://${this.spec.root.endsWith('/') ? this.spec.root : `${this.spec.root}/`}`).href;
+    return {
+      processId: process.pid,
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: 'root' }],
+      // the memory cap, for servers that take one (typescript-language-server passes it to tsserver)
+      initializationOptions: { maxTsServerMemory: this.spec.maxMemoryMb },
+      capabilities: {
+        textDocument: {
+          synchronization: { didSave: false, dynamicRegistration: false },
+          definition: { linkSupport: false },
+          references: {},
+          implementation: { linkSupport: false },
+          publishDiagnostics: { relatedInformation: false, versionSupport: true },
+        },
+        workspace: { symbol: {}, configuration: true, workspaceFolders: true },
+      },
+    };
+  }
+
+  /** A request, rejected with LSP_TIMEOUT (and cancelled) after the timeout, LSP_FAILED if the server is gone. */
+  async request<R>(method: string, params: unknown): Promise<R> {
+    if (!this.connection || this.exited !== undefined) throw new EngineError('LSP_FAILED', { server: this.spec.name, reason: this.exited ?? 'not started' });
+    const cancel = new CancellationTokenSource();
+    let clear = (): void => undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      clear = this.scheduler.schedule(this.timeoutMs, () => {
+        cancel.cancel();
+        reject(new EngineError('LSP_TIMEOUT', { server: this.spec.name, method, ms: this.timeoutMs }));
+      });
+    });
+    try {
+      return await Promise.race([this.connection.sendRequest(method, params, cancel.token) as Promise<R>, timeout, this.exitPromise()]);
+    } catch (err) {
+      if (err instanceof EngineError) throw err;
+      throw new EngineError('LSP_FAILED', { server: this.spec.name, reason: (err as Error).message }, { cause: err });
+    } finally {
+      clear();
+      cancel.dispose();
+    }
+  }
+
+  private exitWaiters: Array<(reason: string) => void> = [];
+
+  private exitPromise(): Promise<never> {
+    return new Promise<never>((_, reject) => {
+      const fail = (reason: string): void => reject(new EngineError('LSP_FAILED', { server: this.spec.name, reason }));
+      if (this.exited !== undefined) fail(this.exited);
+      else this.exitWaiters.push(fail);
+    });
+  }
+
+  private markExited(reason: string): void {
+    if (this.exited !== undefined) return;
+    this.exited = reason;
+    for (const w of this.exitWaiters.splice(0)) w(reason);
+    for (const ws of this.waiters.values()) for (const w of ws) w();
+    this.waiters.clear();
+  }
+
+  /** Opens (or updates) a document with the text scry read from disk. */
+  sync(uri: string, languageId: string, text: string): void {
+    if (!this.connection || this.exited !== undefined) return;
+    const known = this.open.get(uri);
+    if (known && known.text === text) return;
+    if (!known) {
+      this.open.set(uri, { version: 1, text, generation: 1 });
+      void this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+      return;
+    }
+    const version = known.version + 1;
+    this.open.set(uri, { version, text, generation: known.generation + 1 });
+    void this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+  }
+
+  /**
+   * The diagnostics the server publishes for a document after its current text was sent, waiting
+   * up to the timeout (servers publish asynchronously); undefined when none came in time.
+   */
+  async diagnostics(uri: string): Promise<Diagnostic[] | undefined> {
+    const generation = this.open.get(uri)?.generation ?? 0;
+    const fresh = (): Diagnostic[] | undefined => {
+      const p = this.published.get(uri);
+      return p && p.generation >= generation ? p.diagnostics : undefined;
+    };
+    if (fresh() || this.exited !== undefined) return fresh();
+    await new Promise<void>((resolve) => {
+      const cancel = this.scheduler.schedule(this.timeoutMs, resolve);
+      const list = this.waiters.get(uri) ?? [];
+      list.push(() => {
+        cancel();
+        resolve();
+      });
+      this.waiters.set(uri, list);
+    });
+    return fresh();
+  }
+
+  private onDiagnostics(uri: string, diagnostics: Diagnostic[]): void {
+    this.published.set(uri, { diagnostics, generation: this.open.get(uri)?.generation ?? 0 });
+    const list = this.waiters.get(uri);
+    this.waiters.delete(uri);
+    for (const w of list ?? []) w();
+  }
+
+  /** Polite shutdown (shutdown, exit) bounded by the timeout, then the whole process group is killed. */
+  async close(): Promise<void> {
+    const connection = this.connection;
+    if (connection && this.exited === undefined) {
+      try {
+        await this.request(ShutdownRequest.method, undefined);
+        void connection.sendNotification(ExitNotification.type);
+      } catch {
+        // a server that does not answer is killed below
+      }
+    }
+    this.killGroup();
+    connection?.dispose();
+    this.connection = undefined;
+    this.markExited('shut down');
+  }
+
+  /** Kills the server's process group (its children too); no-op once gone. */
+  killGroup(): void {
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    this.child = undefined;
+  }
+}
