@@ -65,7 +65,7 @@ export class LspClient {
     connection.onError(([err]) => this.logger.debug('language server connection error', { server: this.spec.name, error: err.message }));
     connection.listen();
     await this.request(InitializeRequest.method, this.initializeParams());
-    void connection.sendNotification(InitializedNotification.type, {});
+    this.notify(InitializedNotification.method, {});
   }
 
   get alive(): boolean {
@@ -138,19 +138,35 @@ export class LspClient {
     this.waiters.clear();
   }
 
-  /** Opens (or updates) a document with the text scry read from disk. */
-  sync(uri: string, languageId: string, text: string): void {
-    if (!this.connection || this.exited !== undefined) return;
+  /** Opens (or updates) a document with the text scry read from disk; true when the server was sent something. */
+  sync(uri: string, languageId: string, text: string): boolean {
+    if (!this.connection || this.exited !== undefined) return false;
     const known = this.open.get(uri);
-    if (known && known.text === text) return;
+    if (known && known.text === text) return false;
     if (!known) {
       this.open.set(uri, { version: 1, text, generation: 1 });
-      void this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
-      return;
+      this.notify(DidOpenTextDocumentNotification.method, { textDocument: { uri, languageId, version: 1, text } });
+      return true;
     }
     const version = known.version + 1;
     this.open.set(uri, { version, text, generation: known.generation + 1 });
-    void this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    this.notify(DidChangeTextDocumentNotification.method, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return true;
+  }
+
+  /**
+   * `sync`, then, when the text was new to the server, waits (up to the timeout) for it to publish
+   * the document's diagnostics: servers answer queries about a document they have not analysed
+   * yet with nothing (tsserver while its project loads), and diagnostics are the one signal every
+   * server sends when it has.
+   */
+  async ready(uri: string, languageId: string, text: string): Promise<void> {
+    if (this.sync(uri, languageId, text)) await this.diagnostics(uri);
+  }
+
+  /** A notification; a server gone meanwhile is noticed by the next request. */
+  private notify(method: string, params: unknown): void {
+    this.connection?.sendNotification(method, params).catch(() => undefined);
   }
 
   /**
@@ -189,7 +205,7 @@ export class LspClient {
     if (connection && this.exited === undefined) {
       try {
         await this.request(ShutdownRequest.method, undefined);
-        void connection.sendNotification(ExitNotification.type);
+        this.notify(ExitNotification.method, undefined);
       } catch {
         // a server that does not answer is killed below
       }

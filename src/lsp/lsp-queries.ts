@@ -41,7 +41,7 @@ type Kind = 'definition' | 'references' | 'implementation';
 /** Definitions, references or implementations of the symbol at a position, inside the root (others dropped). */
 export async function locationsAt(client: LspClient, kind: Kind, at: DocumentAt): Promise<SourcePosition[]> {
   const uri = uriOf(at.root, at.path);
-  client.sync(uri, at.languageId, at.text);
+  await client.ready(uri, at.languageId, at.text);
   const position = { textDocument: { uri }, position: { line: at.line - 1, character: at.column - 1 } };
   const raw: Location | Location[] | LocationLink[] | null =
     kind === 'references'
