@@ -6,11 +6,10 @@ const getDiagnostics = defineTool({
   name: 'get_diagnostics',
   title: 'Get diagnostics',
   description:
-    "Compiler and type errors and warnings of a file (or, without path, of the project's tsconfig.json), " +
-    'from its language server when one runs, else the TypeScript compiler for TS/JS; `source` says which, or why there are none. ' +
-    'Example: {"path": "src/cli/main.ts"}',
+    'Type and compiler errors of a file (no path: the whole tsconfig project), from its language server or the TypeScript compiler; `source` says which. ' +
+    'Example: {"path": "src/main.ts"}',
   input: {
-    path: z.string().min(1).max(1024).optional().describe('File relative to the project root; omit for the whole project.'),
+    path: z.string().min(1).max(1024).optional().describe('File relative to the root.'),
     limit: limitArg(1000, 100, 'Diagnostics'),
   },
   readOnly: true,

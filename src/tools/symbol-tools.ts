@@ -69,11 +69,11 @@ const getDefinition = defineTool({
   title: 'Get symbol definition',
   description:
     "Get a definition's location, signature and source code. Other definitions of the same name are listed as alternatives. " +
-    'With `at` (where the name is used) a language server picks the definition that use means. ' +
+    '`at` (a use) lets a language server pick the one meant. ' +
     'Example: {"symbol_id": "src/store/database.ts#IndexStore.open@37"}',
   input: {
     symbol_id: symbolId,
-    at: z.string().min(3).max(1100).optional().describe('Where the symbol is used, "path:line" or "path:line:column".'),
+    at: z.string().min(3).max(1100).optional().describe('A use of it: "path:line[:column]".'),
   },
   readOnly: true,
   bound: { lines: firstLinesOfText({ moveEndLine: false }) },
@@ -95,7 +95,7 @@ const getReferences = defineTool({
   title: 'Get references',
   description:
     'Find where a symbol is used: definitions, calls, imports and other uses, then mentions in comments and docs, grouped by file. ' +
-    'By type when a language server runs and the id names one definition (resolution "lsp"), else by name. Example: {"symbol_id": "parseConfig", "limit": 20}',
+    'By type if a language server runs (resolution "lsp"), else by name. Example: {"symbol_id": "parseConfig", "limit": 20}',
   input: { symbol_id: symbolId, limit: limitArg(200, 50, 'References') },
   readOnly: true,
   bound: { list: 'files', label: (f) => String((f as { path: string }).path) },
