@@ -16,6 +16,8 @@ export interface ContextDeps extends SummaryDeps {
   readFile(path: string, options: ReadFileOptions): Promise<FileSlice>;
   /** Lines of a file as indexed (what chunk spans refer to). */
   readStored(path: string, startLine: number, endLine: number): Promise<string>;
+  /** Definitions of the symbols around the cursor, resolved by a language server (lsp-context.ts); ranked before search results. */
+  definitionsNear?: ((current: NonNullable<ContextOptions['current']>) => Promise<EvidenceInput[]>) | undefined;
 }
 
 export const DEFAULT_CONTEXT_TOKENS = 8000;
@@ -137,11 +139,12 @@ export async function buildTaskContext(deps: ContextDeps, query: string, options
   const tokens = checkContextRequest(query, options);
   const candidates = intOption('candidates', options.candidates, 1, 100, DEFAULT_CANDIDATES);
   const maxPiecesPerFile = intOption('maxPiecesPerFile', options.maxPiecesPerFile, 1, 20, 2);
-  const [counter, response, signatures, file] = await Promise.all([
+  const [counter, response, signatures, file, definitions] = await Promise.all([
     loadTokenCounter(),
     deps.search(query, { limit: candidates, language: options.language, signal: options.signal }),
     signatureEvidence(deps, query),
     options.current ? currentFile(deps, options.current) : Promise.resolve(undefined),
+    options.current && deps.definitionsNear ? deps.definitionsNear(options.current) : Promise.resolve([]),
   ]);
   const chunks: EvidenceInput[] = [];
   const cap = Math.max(64, Math.floor(tokens * MAX_PIECE_SHARE));
@@ -152,7 +155,7 @@ export async function buildTaskContext(deps: ContextDeps, query: string, options
     chunks.push({ path: r.path, startLine: r.startLine, endLine, text, hash: r.chunkHash.slice(0, 12), score: r.score, symbol: r.symbol ?? undefined, kind: 'chunk' });
   }
   const { goal, trimmed } = goalOf(query, counter, Math.floor(tokens * MAX_GOAL_SHARE));
-  const input = { task: { goal }, workspace: file ? { currentFile: file } : undefined, evidence: [...signatures, ...chunks] };
+  const input = { task: { goal }, workspace: file ? { currentFile: file } : undefined, evidence: [...definitions, ...signatures, ...chunks] };
   let pack = buildContextPack(input, { counter, budget: tokens, maxPiecesPerFile });
   // step 4 of §8.4: summaries only when every piece fit and budget is left
   const left = tokens - pack.tokens.total;

@@ -38,8 +38,8 @@ import { SemanticLayer } from './semantic.js';
 import { ReadConnection } from './read-connection.js';
 import { watchHandle } from './watch-handle.js';
 import { LspLayer, type DiagnosticsReport } from './lsp-layer.js';
-import { referencesOf, symbolDefinition, type NavigationDeps } from './typed-navigation.js';
-import type { SymbolRow } from '../store/structure-repo.js';
+import { closedEngine, referencesOf, symbolDefinition, type NavigationDeps } from './typed-navigation.js';
+import { definitionsNearCursor } from './lsp-context.js';
 import type {
   ApplyChangeOptions, ContextOptions, DiagnosticsOptions, SymbolLookupOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
   ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, TaskContext, WatchOptions,
@@ -301,16 +301,12 @@ class EngineImpl implements Engine {
   }
 
   private lsp: LspLayer | undefined;
-  private lspLayer(): LspLayer {
-    if (this.closed) throw new EngineError('CLOSED');
-    return (this.lsp ??= new LspLayer(this.root, this.config.lsp, this.logger));
-  }
+  private lspLayer = (): LspLayer => (this.closed ? closedEngine() : (this.lsp ??= new LspLayer(this.root, this.config.lsp, this.logger)));
 
   /** What definitions and references by type need (typed-navigation.ts). */
-  private navigation(): NavigationDeps {
-    const near = (name: string): Promise<SymbolRow[]> => this.symbols(name, { limit: 5 });
-    return { lsp: this.lspLayer(), read: (p) => this.readFile(p, { maxBytes: 200_000 }), snapshot: (fn) => this.reads.snapshot(fn), readStored: this.readStored.bind(this), near };
-  }
+  private navigation = (): NavigationDeps => ({
+    lsp: this.lspLayer(), read: (p) => this.readFile(p, { maxBytes: 200_000 }), snapshot: (fn) => this.reads.snapshot(fn), readStored: this.readStored.bind(this), near: (name) => this.symbols(name, { limit: 5 }),
+  });
 
   /** Lines of a file as indexed (the stored text the symbol spans refer to). */
   private async readStored(path: string, startLine: number, endLine: number): Promise<string> {
@@ -383,7 +379,8 @@ class EngineImpl implements Engine {
 
   async context(query: string, options: ContextOptions = {}): Promise<TaskContext> {
     const deps = { search: this.search.bind(this), symbols: this.symbols.bind(this), readFile: this.readFile.bind(this), readStored: this.readStored.bind(this) };
-    return this.reads.snapshot(() => buildTaskContext({ ...deps, outline: this.outline.bind(this), repoMap: this.repoMap.bind(this), listFiles: this.listFiles.bind(this) }, query, options));
+    const definitionsNear = this.config.lsp.enabled ? (c: { path: string; line?: number | undefined }) => definitionsNearCursor(this.navigation(), c) : undefined;
+    return this.reads.snapshot(() => buildTaskContext({ ...deps, outline: this.outline.bind(this), repoMap: this.repoMap.bind(this), listFiles: this.listFiles.bind(this), definitionsNear }, query, options));
   }
 
   async embed(options: IndexOptions = {}): Promise<IndexReport> {

@@ -20,6 +20,11 @@ export interface NavigationDeps {
   near(name: string): Promise<SymbolRow[]>;
 }
 
+/** CLOSED, for a closed engine's language-server layer. */
+export function closedEngine(): never {
+  throw new EngineError('CLOSED');
+}
+
 /** Lines after a definition's first line searched for its name (decorators, `export default`, comments). */
 const NAME_SEARCH_LINES = 5;
 
@@ -96,7 +101,7 @@ export async function referencesOf(deps: NavigationDeps, idOrName: string, limit
 }
 
 /** The indexed definition a server position falls in: the innermost row of that name spanning the line. */
-function rowAt(rows: readonly SymbolRow[], name: string, pos: SourcePosition): SymbolRow | undefined {
+export function rowAt(rows: readonly SymbolRow[], name: string, pos: SourcePosition): SymbolRow | undefined {
   const spans = rows.filter((r) => r.startLine <= pos.line && pos.line <= r.endLine);
   const named = spans.filter((r) => r.name === name);
   const pick = (named.length > 0 ? named : spans.filter((r) => r.startLine === pos.line)).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine));
