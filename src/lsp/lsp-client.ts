@@ -55,6 +55,8 @@ export class LspClient {
     child.stderr?.on('data', (d: Buffer) => this.logger.debug('language server stderr', { server: this.spec.name, text: d.toString('utf8').slice(0, 500) }));
     child.on('error', (err) => this.markExited(err.message));
     child.on('exit', (code, signal) => this.markExited(`exited (${signal ?? `code ${code}`})`));
+    // the server leads its own process group, so it would outlive this process: kill it on exit too
+    process.once('exit', this.killGroup);
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     this.connection = connection;
     connection.onNotification(PublishDiagnosticsNotification.type, (p) => this.onDiagnostics(p.uri, p.diagnostics));
@@ -84,7 +86,8 @@ export class LspClient {
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: 'root' }],
       // the memory cap, for servers that take one (typescript-language-server passes it to tsserver)
-      initializationOptions: { maxTsServerMemory: this.spec.maxMemoryMb },
+      // and no automatic typings download (typescript-language-server would fetch @types from npm: scry contacts no network)
+      initializationOptions: { maxTsServerMemory: this.spec.maxMemoryMb, disableAutomaticTypingAcquisition: true },
       capabilities: {
         textDocument: {
           synchronization: { didSave: false, dynamicRegistration: false },
@@ -217,7 +220,8 @@ export class LspClient {
   }
 
   /** Kills the server's process group (its children too); no-op once gone. */
-  killGroup(): void {
+  readonly killGroup = (): void => {
+    process.removeListener('exit', this.killGroup);
     const pid = this.child?.pid;
     if (pid === undefined) return;
     try {
@@ -226,5 +230,5 @@ export class LspClient {
       // already gone
     }
     this.child = undefined;
-  }
+  };
 }
