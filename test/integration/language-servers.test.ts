@@ -13,6 +13,7 @@ import { LspLayer } from '../../src/engine/lsp-layer.js';
 import { pathInRoot } from '../../src/lsp/uri-paths.js';
 import { silentLogger, type Scheduler } from '../../src/core/logger.js';
 import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
+import { runCli } from '../helpers/cli.js';
 
 const TS_FILES = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true }, include: ['src'] }),
@@ -98,6 +99,16 @@ describe('language servers: TypeScript (typescript-language-server)', () => {
     expect(pack.sections.evidence[0]!.pieces.some((p) => p.symbols.includes('Beta.get') || p.symbols.includes('Beta'))).toBe(true);
     const plain = await byName.context('what does this line return', { current: { path: 'src/main.ts', line: 7 }, tokens: 2000 });
     expect(plain.sections.evidence.flatMap((g) => g.pieces).some((p) => p.symbols.includes('Beta.get'))).toBe(false);
+  }, 120_000);
+
+  it('scry diagnostics prints the source first, then one line per diagnostic; --json without a path is the project', async () => {
+    const r = await runCli(['diagnostics', 'src/bad.ts', '--db', byName.dbPath], { cwd: t.dir });
+    expect(r.code).toBe(0);
+    const [head, first] = r.stdout.split('\n');
+    expect(head).toMatch(/^1 diagnostic\(s\) in src\/bad\.ts · source: typescript-api \S+ \(tsconfig\.json\); lsp\.enabled is false$/);
+    expect(first).toMatch(/^src\/bad\.ts:1:\d+ {2}error {3}TS2322 {2}Type 'string' is not assignable to type 'number'/);
+    const j = await runCli(['diagnostics', '--json', '--db', byName.dbPath], { cwd: t.dir });
+    expect(JSON.parse(j.stdout)).toMatchObject({ path: null, total: 1, diagnostics: [{ path: 'src/bad.ts', code: 'TS2322' }] });
   }, 120_000);
 
   it('status lists the running server', () => {
