@@ -81,8 +81,12 @@ function serverRss(): Record<string, number> {
   for (const line of children) {
     const [pid, comm] = line.trim().split(/\s+/);
     if (!pid || comm === 'ps') continue;
-    const group = execFileSync('ps', ['-o', 'rss=', '-g', pid], { encoding: 'utf8' }).trim().split('\n').map(Number).filter((x) => x > 0);
-    out[`${comm}(${pid})`] = Math.round(group.reduce((a, b) => a + b, 0) / 1024);
+    try {
+      const group = execFileSync('ps', ['-o', 'rss=', '-g', pid], { encoding: 'utf8' }).trim().split('\n').map(Number).filter((x) => x > 0);
+      out[`${comm}(${pid})`] = Math.round(group.reduce((a, b) => a + b, 0) / 1024);
+    } catch {
+      // not a group leader (a helper of the runtime, not a server)
+    }
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import {
   CancellationTokenSource, createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification,
   InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
@@ -16,6 +17,18 @@ export interface LaunchSpec {
   readonly args: readonly string[];
   readonly root: string;
   readonly maxMemoryMb: number;
+}
+
+/**
+ * A document's key: its decoded path, so that `file:///a+b` and a server's `file:///a%2Bb` (or
+ * `%3A` for `:`) name the same document; other schemes as they are.
+ */
+function docKey(uri: string): string {
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uri;
+  }
 }
 
 /** Diagnostics a server published for one document, with the version of our text they answer. */
@@ -144,15 +157,15 @@ export class LspClient {
   /** Opens (or updates) a document with the text scry read from disk; true when the server was sent something. */
   sync(uri: string, languageId: string, text: string): boolean {
     if (!this.connection || this.exited !== undefined) return false;
-    const known = this.open.get(uri);
+    const known = this.open.get(docKey(uri));
     if (known && known.text === text) return false;
     if (!known) {
-      this.open.set(uri, { version: 1, text, generation: 1 });
+      this.open.set(docKey(uri), { version: 1, text, generation: 1 });
       this.notify(DidOpenTextDocumentNotification.method, { textDocument: { uri, languageId, version: 1, text } });
       return true;
     }
     const version = known.version + 1;
-    this.open.set(uri, { version, text, generation: known.generation + 1 });
+    this.open.set(docKey(uri), { version, text, generation: known.generation + 1 });
     this.notify(DidChangeTextDocumentNotification.method, { textDocument: { uri, version }, contentChanges: [{ text }] });
     return true;
   }
@@ -177,28 +190,30 @@ export class LspClient {
    * up to the timeout (servers publish asynchronously); undefined when none came in time.
    */
   async diagnostics(uri: string): Promise<Diagnostic[] | undefined> {
-    const generation = this.open.get(uri)?.generation ?? 0;
+    const key = docKey(uri);
+    const generation = this.open.get(key)?.generation ?? 0;
     const fresh = (): Diagnostic[] | undefined => {
-      const p = this.published.get(uri);
+      const p = this.published.get(key);
       return p && p.generation >= generation ? p.diagnostics : undefined;
     };
     if (fresh() || this.exited !== undefined) return fresh();
     await new Promise<void>((resolve) => {
       const cancel = this.scheduler.schedule(this.timeoutMs, resolve);
-      const list = this.waiters.get(uri) ?? [];
+      const list = this.waiters.get(key) ?? [];
       list.push(() => {
         cancel();
         resolve();
       });
-      this.waiters.set(uri, list);
+      this.waiters.set(key, list);
     });
     return fresh();
   }
 
   private onDiagnostics(uri: string, diagnostics: Diagnostic[]): void {
-    this.published.set(uri, { diagnostics, generation: this.open.get(uri)?.generation ?? 0 });
-    const list = this.waiters.get(uri);
-    this.waiters.delete(uri);
+    const key = docKey(uri);
+    this.published.set(key, { diagnostics, generation: this.open.get(key)?.generation ?? 0 });
+    const list = this.waiters.get(key);
+    this.waiters.delete(key);
     for (const w of list ?? []) w();
   }
 

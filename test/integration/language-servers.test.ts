@@ -124,7 +124,8 @@ describe('language servers: Python (pyright)', () => {
 
   beforeAll(async () => {
     t = tempDir('scry-lsp-py-');
-    const root = join(t.dir, 'repo');
+    // a `+` in the path: pyright answers with it percent-encoded (`%2B`), the same document
+    const root = join(t.dir, 'py+repo');
     mkdirSync(root);
     writeTree(root, PY_FILES);
     engine = await createEngine({ root, env: isolatedEnv(t.dir), config: LSP_ON });
