@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import { EngineError, isEngineError } from '../core/errors.js';
 import type { Logger, Scheduler } from '../core/logger.js';
-import { fromLspDiagnostic, locationsAt, workspaceSymbols, type FileDiagnostic, type SourcePosition } from '../lsp/lsp-queries.js';
+import { fromLspDiagnostic, locationsAt, type FileDiagnostic, type SourcePosition } from '../lsp/lsp-queries.js';
 import { LspPool, type LanguageServerStatus } from '../lsp/lsp-pool.js';
 import { languageIdOf } from '../lsp/server-table.js';
 import { loadTypeScript, typeScriptDiagnostics } from '../lsp/ts-diagnostics.js';
@@ -65,17 +65,6 @@ export class LspLayer {
       const { client, spec } = await this.pool.client(slice.language);
       const positions = await locationsAt(client, kind, { root: this.root, path: slice.path, languageId: languageIdOf(slice.language), text: slice.text, line, column });
       return { positions, server: spec.name };
-    } catch (err) {
-      if (!isEngineError(err)) throw err;
-      return { fallback: err.message };
-    }
-  }
-
-  /** workspace/symbol for a name, through the server of `language`; a fallback reason when none answers. */
-  async workspaceSymbols(language: string, name: string): Promise<{ symbols: Awaited<ReturnType<typeof workspaceSymbols>>; server: string } | { fallback: string }> {
-    try {
-      const { client, spec } = await this.pool.client(language);
-      return { symbols: await workspaceSymbols(client, this.root, name), server: spec.name };
     } catch (err) {
       if (!isEngineError(err)) throw err;
       return { fallback: err.message };

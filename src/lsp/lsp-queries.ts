@@ -1,6 +1,6 @@
 import {
-  DefinitionRequest, ImplementationRequest, ReferencesRequest, WorkspaceSymbolRequest,
-  type Diagnostic, type Location, type LocationLink, type SymbolInformation, type WorkspaceSymbol,
+  DefinitionRequest, ImplementationRequest, ReferencesRequest,
+  type Diagnostic, type Location, type LocationLink,
 } from 'vscode-languageserver-protocol/node';
 import type { LspClient } from './lsp-client.js';
 import { pathInRoot, uriOf } from './uri-paths.js';
@@ -68,19 +68,6 @@ export function normaliseLocations(root: string, raw: Location | Location[] | Lo
     out.push({ path, line: start.line + 1, column: start.character + 1 });
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column));
-}
-
-/** workspace/symbol: definitions of a name the server knows, inside the root. */
-export async function workspaceSymbols(client: LspClient, root: string, query: string): Promise<Array<SourcePosition & { name: string; container?: string | undefined }>> {
-  const raw = await client.request<Array<SymbolInformation | WorkspaceSymbol> | null>(WorkspaceSymbolRequest.method, { query });
-  const out: Array<SourcePosition & { name: string; container?: string | undefined }> = [];
-  for (const s of raw ?? []) {
-    if (!('range' in s.location)) continue;
-    const path = pathInRoot(root, s.location.uri);
-    if (path === undefined) continue;
-    out.push({ path, line: s.location.range.start.line + 1, column: s.location.range.start.character + 1, name: s.name, container: s.containerName || undefined });
-  }
-  return out;
 }
 
 const SEVERITY: Record<number, FileDiagnostic['severity']> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
