@@ -90,6 +90,9 @@ export async function referencesOf(deps: NavigationDeps, idOrName: string, limit
   if (!at) return byName(`${def.name} was not found on lines ${def.startLine}-${def.startLine + NAME_SEARCH_LINES - 1} of ${def.path} as it is on disk`);
   const resolved = await deps.lsp.resolve('references', slice, at.line, at.column);
   if ('fallback' in resolved) return byName(resolved.fallback);
+  // the declaration is asked for too: an answer without it means the server did not see a symbol there
+  // (JavaScript's `obj.name = function` members), and names do better than nothing
+  if (!resolved.positions.some((p) => p.path === def.path && p.line === at.line)) return byName(`the ${resolved.server} server does not see a symbol at ${def.path}:${at.line}`);
   const all = await groups(deps, resolved.positions, def, at);
   let left = limit;
   const files = all.map((g) => ({ ...g, references: g.references.slice(0, Math.max(left, 0)) })).filter((g) => {
