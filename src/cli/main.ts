@@ -68,7 +68,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
 
   program
     .command('status')
-    .description('Show what the index holds: files, chunks, symbols, languages, parsers and fallbacks to line windows, last pass, files stored with redacted token literals, capabilities, and which optional model runtimes (onnx, use-lite) are installed.')
+    .description('Show what the index holds: files, chunks, symbols, languages, parsers and fallbacks to line windows, last pass, files stored with redacted token literals, capabilities, which optional model runtimes (onnx, use-lite) are installed, and the language servers (off unless lsp.enabled; each found, running, failed with its reason, or missing with its install hint).')
     .argument('[dir]', 'project root (default: the root stored in --db, else the current directory)')
     .addOption(dbOption())
     .option('--json', 'machine-readable output')
