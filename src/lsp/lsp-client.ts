@@ -177,8 +177,13 @@ export class LspClient {
    * server sends when it has.
    */
   async ready(uri: string, languageId: string, text: string): Promise<void> {
-    if (this.sync(uri, languageId, text)) await this.diagnostics(uri);
+    const key = docKey(uri);
+    // a second query arriving meanwhile waits for the same analysis
+    if (this.sync(uri, languageId, text)) this.analysing.set(key, this.diagnostics(uri).then(() => undefined));
+    await this.analysing.get(key);
   }
+
+  private readonly analysing = new Map<string, Promise<void>>();
 
   /** A notification; a server gone meanwhile is noticed by the next request. */
   private notify(method: string, params: unknown): void {

@@ -14,6 +14,7 @@ import { pathInRoot } from '../../src/lsp/uri-paths.js';
 import { silentLogger, type Scheduler } from '../../src/core/logger.js';
 import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
 import { runCli } from '../helpers/cli.js';
+import { runTool } from '../../src/tools/run-tool.js';
 
 const TS_FILES = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true }, include: ['src'] }),
@@ -111,11 +112,21 @@ describe('language servers: TypeScript (typescript-language-server)', () => {
     expect(JSON.parse(j.stdout)).toMatchObject({ path: null, total: 1, diagnostics: [{ path: 'src/bad.ts', code: 'TS2322' }] });
   }, 120_000);
 
-  it('status lists the running server', () => {
+  it('status lists the running server; index_status only when lsp is enabled', async () => {
     const ts = engine.status().languageServers.servers.find((s) => s.name === 'typescript');
     expect(ts?.state).toBe('running');
     expect(byName.status().languageServers.enabled).toBe(false);
+    const on = await runTool('index_status', {}, { engine, writePolicy: 'read-only' });
+    expect((on.data as { language_servers: Record<string, string> }).language_servers).toMatchObject({ typescript: 'running', python: 'found' });
+    const off = await runTool('index_status', {}, { engine: byName, writePolicy: 'read-only' });
+    expect(off.data).not.toHaveProperty('language_servers');
   });
+
+  it('concurrent queries on a document not yet analysed both get the typed answer', async () => {
+    writeTree(engine.root, { 'src/c.ts': "import { Beta } from './b.js';\nexport const z = new Beta().get(3);\n" });
+    const [one, two] = await Promise.all([engine.symbol('get', { at: { path: 'src/c.ts', line: 2 } }), engine.symbol('get', { at: { path: 'src/c.ts', line: 2 } })]);
+    expect([one.resolution, one.symbol.path, two.resolution, two.symbol.path]).toEqual(['lsp', 'src/b.ts', 'lsp', 'src/b.ts']);
+  }, 120_000);
 });
 
 describe('language servers: Python (pyright)', () => {
