@@ -28,7 +28,11 @@ export type { DryRunReport, DirectoryTotal } from './indexer/dry-run.js';
 export type { SearchResponse, SearchResult, SearchMeta } from './search/search-result.js';
 export { MARK_OPEN, MARK_CLOSE } from './search/snippet.js';
 export { MAX_QUERY_BYTES } from './search/query-parse.js';
-export type { ListFilesOptions, FileListing, SimilarOptions, SymbolDefinition } from './engine/engine-api.js';
+export type { ListFilesOptions, FileListing, SimilarOptions, SymbolDefinition, SymbolLookupOptions, DiagnosticsOptions } from './engine/engine-api.js';
+// Language servers (issue 21): diagnostics, and definitions and references by type.
+export type { DiagnosticsReport } from './engine/lsp-layer.js';
+export type { FileDiagnostic } from './lsp/lsp-queries.js';
+export type { LanguageServerStatus } from './lsp/lsp-pool.js';
 export type { ReadFileOptions, FileSlice } from './workspace/files.js';
 export type { ListedFile } from './store/file-repo.js';
 export { formatSymbolId, parseSymbolId } from './search/symbol-id.js';

@@ -38,6 +38,8 @@ const BY_CODE: Record<ErrorCode, number> = {
   LLM_BAD_OUTPUT: EXIT.failure,
   LLM_BUDGET_EXHAUSTED: EXIT.failure,
   CANCELLED: EXIT.failure,
+  LSP_FAILED: EXIT.failure,
+  LSP_TIMEOUT: EXIT.failure,
 };
 
 export function exitCodeFor(code: ErrorCode): number {

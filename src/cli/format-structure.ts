@@ -1,4 +1,4 @@
-import type { FileOutline, ReferencesResult, RelatedFiles, SymbolHit } from '../index.js';
+import type { DiagnosticsReport, FileOutline, ReferencesResult, RelatedFiles, SymbolHit } from '../index.js';
 
 export function formatSymbols(query: string, hits: readonly SymbolHit[]): string {
   if (hits.length === 0) return `no symbol matches "${query}"\n`;
@@ -19,6 +19,8 @@ export function formatReferences(r: ReferencesResult): string {
     for (const ref of g.references) out.push(`  ${String(ref.line).padStart(5)}:${String(ref.column).padEnd(4)} ${ref.kind.padEnd(10)} ${ref.text}`);
   }
   out.push(`${r.total} reference(s) in ${r.files.length} file(s)${r.truncated ? ' (more exist: raise -k)' : ''}`);
+  if (r.resolution === 'lsp') out.push(`resolved by type (language server: ${r.server})`);
+  else if (r.fallback) out.push(`matched by name: ${r.fallback}`);
   if (r.parsed > 0) out.push(`${r.parsed} file(s) parsed now: the index holds no identifier uses for them (indexed by line windows, or before \`scry index\` stored them)`);
   return `${out.join('\n')}\n`;
 }
@@ -49,5 +51,13 @@ export function formatRelated(r: RelatedFiles): string {
   const out = r.files.map((f) => `${String(f.score).padStart(width)}  ${f.path}\n${' '.repeat(width + 2)}${f.reasons.join('; ')}`);
   out.push(`${r.files.length} of ${r.total} related file(s) of ${r.path}${r.total > r.files.length ? ' (raise -k for more)' : ''}`);
   if (r.withoutUses) out.push(`${r.withoutUses} code file(s) have no stored identifier uses (line-window fallbacks): callers among them are not listed`);
+  return `${out.join('\n')}\n`;
+}
+
+/** `source: …`, then `path:line:col  severity  CODE  message`, one per line. */
+export function formatDiagnostics(r: DiagnosticsReport): string {
+  const out = [`${r.total} diagnostic(s)${r.path ? ` in ${r.path}` : ''} · source: ${r.source}`];
+  for (const d of r.diagnostics) out.push(`${d.path}:${d.line}:${d.column}  ${d.severity.padEnd(7)} ${d.code ? `${d.code}  ` : ''}${d.message.replace(/\s*\n\s*/g, ' ')}`);
+  if (r.truncated) out.push(`(${r.total - r.diagnostics.length} more: raise -k)`);
   return `${out.join('\n')}\n`;
 }

@@ -87,8 +87,19 @@ function formatRuntimes(s: StatusReport): string {
   return `runtimes:  ${each}${missing.length > 0 ? ` (optional; add with \`npm install -g ${missing.join(' ')}\`)` : ''}`;
 }
 
+/** `lsp:       off (...)`, or one line per language server: found, running, failed (reason), missing (install hint). */
+function formatLanguageServers(s: StatusReport): string[] {
+  const { enabled, servers } = s.languageServers;
+  const found = servers.filter((x) => x.state !== 'missing').map((x) => x.name);
+  if (!enabled) return [`lsp:       off (set "lsp": {"enabled": true} in scry.config.json)${found.length > 0 ? `; installed: ${found.join(', ')}` : ''}`];
+  return servers.map((x) => {
+    const detail = x.state === 'running' ? ` (pid ${x.pid})` : x.state === 'found' ? ` (${x.command})` : ` (${x.reason ? `${x.reason}; ` : ''}install: ${x.hint})`;
+    return `lsp:       ${x.name} ${x.state}${detail}`;
+  });
+}
+
 export function formatStatus(s: StatusReport): string {
-  if (!s.indexed) return `no index yet for ${s.root ?? '(unknown root)'}\ndatabase: ${s.dbPath}\nrun \`scry index\` to build it\n${formatRuntimes(s)}\n`;
+  if (!s.indexed) return `no index yet for ${s.root ?? '(unknown root)'}\ndatabase: ${s.dbPath}\nrun \`scry index\` to build it\n${formatRuntimes(s)}\n${formatLanguageServers(s).join('\n')}\n`;
   return [
     `root:      ${s.root}`,
     `database:  ${s.dbPath} (${formatBytes(s.dbBytes)}, schema ${s.schemaVersion}${s.featureVersionCurrent ? '' : ', chunking outdated: next pass re-chunks'})`,
@@ -102,6 +113,7 @@ export function formatStatus(s: StatusReport): string {
     `search:    lexical ${s.capabilities.lexical ? 'ready' : 'not ready'} · ${s.capabilities.semantic ? 'semantic ready' : s.capabilities.semanticReason}`,
     `writer:    ${s.writer ? `pid ${s.writer.pid} since ${s.writer.since}` : 'none'}`,
     formatRuntimes(s),
+    ...formatLanguageServers(s),
     '',
   ].join('\n');
 }

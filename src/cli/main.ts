@@ -56,7 +56,7 @@ function buildProgram(io: CliIO, result: CommandResult): Command {
 
   program
     .command('status')
-    .description('Show what the index holds: files, chunks, symbols, languages, parsers and fallbacks to line windows, last pass, files stored with redacted token literals, capabilities, and which optional model runtimes (onnx, use-lite) are installed.')
+    .description('Show what the index holds: files, chunks, symbols, languages, parsers and fallbacks to line windows, last pass, files stored with redacted token literals, capabilities, which optional model runtimes (onnx, use-lite) are installed, and the language servers (off unless lsp.enabled; each found, running, failed with its reason, or missing with its install hint).')
     .argument('[dir]', 'project root (default: the root stored in --db, else the current directory)')
     .addOption(dbOption())
     .option('--json', 'machine-readable output')
@@ -76,13 +76,23 @@ function buildProgram(io: CliIO, result: CommandResult): Command {
 
   program
     .command('refs')
-    .description('Find references to an identifier by name (not type-resolved), grouped by file: definitions, calls, imports, other uses, then mentions in comments, strings and docs.')
+    .description('Find references to an identifier, grouped by file: definitions, calls, imports, other uses, then mentions in comments, strings and docs. By name; by type (a language server) when lsp.enabled is set and the name has one definition.')
     .argument('<name>', 'identifier')
     .addOption(dbOption())
     .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
     .option('-k <n>', 'number of references (1-5000, default 50)')
-    .option('--json', 'JSON output: {name, files: [{path, language, references: [{line, column, kind, text}]}], total, truncated}')
+    .option('--json', 'JSON output: {name, files: [{path, language, references: [{line, column, kind, text}]}], total, truncated, resolution}')
     .action(run(() => import('./commands/structure-commands.js').then((m) => m.refsCommand)));
+
+  program
+    .command('diagnostics')
+    .description("Show compiler and type errors and warnings of a file, or of the project's tsconfig.json without PATH: from the file's language server when lsp.enabled is set, else the TypeScript compiler API for TS/JS. The first line says where they came from, or why there are none.")
+    .argument('[path]', 'file relative to the project root')
+    .addOption(dbOption())
+    .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
+    .option('-k <n>', 'number of diagnostics (1-1000, default 100)')
+    .option('--json', 'JSON output: {path, diagnostics: [{path, line, column, endLine, endColumn, severity, message, code}], total, truncated, source}')
+    .action(run(() => import('./commands/structure-commands.js').then((m) => m.diagnosticsCommand)));
 
   program
     .command('outline')

@@ -26,5 +26,6 @@ export const DEFAULT_CONFIG: ConfigOutput = {
   },
   models: { hubUrl: 'https://huggingface.co' },
   watch: { backend: 'auto', debounceMs: 500, maxBatchWaitMs: 2000, stormPaths: 1000, pollIntervalMs: 30_000 },
+  lsp: { enabled: false, servers: {}, idleMs: 300_000, timeoutMs: 10_000, maxMemoryMb: 2048 },
   lockTimeoutMs: 30_000,
 };

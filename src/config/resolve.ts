@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { DEFAULT_CONFIG } from './defaults.js';
-import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, FusionConfig, LlmConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
+import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, FusionConfig, LlmConfig, LspConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
 
 type SearchModeName = 'lexical' | 'vector' | 'hybrid';
 
@@ -45,6 +45,8 @@ export interface ResolvedConfig {
   /** The API key of that model, read from the variable `llm.apiKeyEnv` names. */
   readonly llmApiKey: () => string | undefined;
   readonly lockTimeoutMs: number;
+  /** Language servers (see the `lsp` option); `searchPath` is the PATH directories servers are looked up in. */
+  readonly lsp: Readonly<LspConfig> & { readonly searchPath: readonly string[] };
   /** Where the config came from, for status output. */
   readonly sources: readonly string[];
 }
@@ -171,6 +173,7 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
     llm: merged.llm,
     llmApiKey: () => (merged.llm?.apiKeyEnv ? env[merged.llm.apiKeyEnv] || undefined : undefined),
     lockTimeoutMs: merged.lockTimeoutMs,
+    lsp: { ...merged.lsp, searchPath: (env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d)) },
     sources,
   });
 }

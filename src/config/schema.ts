@@ -233,6 +233,35 @@ export const fusionSchema = z
   })
   .strict();
 
+/** One language server as the config names it: the executable and its arguments (never taken from indexed content). */
+export const lspServerSchema = z
+  .object({
+    /** Executable: a name looked up in the project's and scry's node_modules/.bin, then PATH, or an absolute path. */
+    command: z.string().min(1).max(1000),
+    /** Arguments, passed as they are (no shell). Default none. */
+    args: z.array(z.string().max(1000)).max(50).default([]),
+  })
+  .strict();
+
+/** Language servers (issue 21, docs/DESIGN.md "Language servers"): type-resolved definitions, references and diagnostics. */
+export const lspSchema = z
+  .object({
+    /** Start language servers on demand. Default false: definitions and references by name, diagnostics from the TypeScript compiler API. */
+    enabled: z.boolean().default(false),
+    /**
+     * Servers by language (`typescript`, `python`, `go`, `rust`, `c`, `java`), over the built-in table;
+     * `{ "command": "" }` is refused, and a language left out keeps its built-in server.
+     */
+    servers: z.record(z.string().min(1).max(40), lspServerSchema).default({}),
+    /** A server idle this long is shut down. Range 1,000–86,400,000 ms; default 300,000 (5 min). */
+    idleMs: z.number().int().min(1000).max(86_400_000).default(300_000),
+    /** Longest wait for one answer (and for a server's start) before falling back to names. Range 100–120,000 ms; default 10,000. */
+    timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+    /** Memory cap passed to servers that take one (typescript-language-server's tsserver). Range 128–16,384 MB; default 2,048. */
+    maxMemoryMb: z.number().int().min(128).max(16_384).default(2048),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     /** Where the index database lives. Default: the user cache dir, keyed by the project's real path. */
@@ -277,6 +306,7 @@ export const configSchema = z
     watch: watchSchema.prefault({}),
     /** The chat model of `scry ask` and `scry complete`; absent (default), those commands refuse to run. */
     llm: llmSchema.optional(),
+    lsp: lspSchema.prefault({}),
     /** How long a writer waits for another process's index lock before INDEX_LOCKED. Default 30 s. */
     lockTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),
   })
@@ -292,5 +322,6 @@ export type WatchConfig = z.output<typeof watchSchema>;
 export type EmbedConfig = z.output<typeof embedSchema>;
 export type FusionConfig = z.output<typeof fusionSchema>;
 export type ModelsConfig = z.output<typeof modelsSchema>;
+export type LspConfig = z.output<typeof lspSchema>;
 export type LlmEndpointConfig = z.output<typeof llmEndpointSchema>;
 export type LlmConfig = z.output<typeof llmSchema>;

@@ -62,6 +62,8 @@ export const errorCatalogue = {
   LLM_BAD_OUTPUT: { message: 'the chat model answered with something scry cannot use: {reason}', hint: 'try again, or a model that follows tool-call instructions (llm.toolCalls "json" for models without native tool calls)' },
   LLM_BUDGET_EXHAUSTED: { message: 'no cited answer within {limit}: {reason}', hint: 'ask a narrower question, or raise llm.maxRounds / llm.maxTokens' },
   CANCELLED: { message: '{what} was cancelled' },
+  LSP_FAILED: { message: 'the language server {server} failed: {reason}', hint: 'see `scry status` (language servers) for the command and the install hint; results fall back to names' },
+  LSP_TIMEOUT: { message: 'the language server {server} did not answer {method} within {ms} ms', hint: 'raise lsp.timeoutMs in scry.config.json; results fall back to names meanwhile' },
 } as const satisfies Record<string, { message: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -17,6 +17,7 @@ import type { SymbolRow } from '../store/structure-repo.js';
 import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
 import type { AppliedChange, ChangeRequest, ProposedChange } from '../workspace/change.js';
 import type { StatusReport } from './status.js';
+import type { DiagnosticsReport } from './lsp-layer.js';
 import type { ContextPack } from '../context/context-pack.js';
 import type { FailureItem } from '../context/failure-item.js';
 import type { Diagnostic } from '../context/pack-sections.js';
@@ -117,6 +118,22 @@ export interface SymbolOptions {
   readonly limit?: number | undefined;
 }
 
+/** Options of `Engine.symbol`. */
+export interface SymbolLookupOptions {
+  /** Lines of the definition's source returned at most. Default 200. */
+  readonly maxLines?: number | undefined;
+  /**
+   * A use of the symbol (path relative to the root, 1-based line, optional column): with a
+   * language server for that file (config `lsp`), the definition that use resolves to by type.
+   */
+  readonly at?: { readonly path: string; readonly line: number; readonly column?: number | undefined } | undefined;
+}
+
+export interface DiagnosticsOptions {
+  /** Diagnostics to return. Range 1–1000; default 100. */
+  readonly limit?: number | undefined;
+}
+
 export interface ReferenceOptions {
   /** References to return. Range 1–5000; default 50. */
   readonly limit?: number | undefined;
@@ -140,8 +157,18 @@ export interface Engine {
    * `Foo#bar`) restricts to members of `Foo`.
    */
   symbols(name: string, options?: SymbolOptions): Promise<SymbolHit[]>;
-  /** Occurrences of an identifier by name (not type-resolved), grouped by file, definitions first. */
+  /**
+   * Occurrences of a symbol, grouped by file, definitions first: by type (`resolution: "lsp"`) when
+   * its definition is known (an id with a path, or a name defined once) and a language server
+   * answers for it (config `lsp`); else by name, with the reason in `fallback`.
+   */
   references(name: string, options?: ReferenceOptions): Promise<ReferencesResult>;
+  /**
+   * Diagnostics (errors, warnings) of a file, from its language's server when one runs (config
+   * `lsp`), else for TS/JS from the TypeScript compiler API; without a path, the project's
+   * (tsconfig.json) from the compiler API. `source` says where they came from or why there are none.
+   */
+  diagnostics(path?: string, options?: DiagnosticsOptions): Promise<DiagnosticsReport>;
   /** One file's definitions, imports (resolved to repository files), importers and tests. */
   outline(path: string): Promise<FileOutline>;
   /**
@@ -168,7 +195,7 @@ export interface Engine {
    * A definition by id (`path#Container.name@line`, from `formatSymbolId`) or by plain name, with
    * its source text and the other definitions of that name.
    */
-  symbol(id: string, options?: { maxLines?: number }): Promise<SymbolDefinition>;
+  symbol(id: string, options?: SymbolLookupOptions): Promise<SymbolDefinition>;
   /**
    * Code like a snippet. Lexical similarity (the snippet's distinctive identifiers) until an
    * embedding provider is configured; `meta.mode` says which.
@@ -326,6 +353,10 @@ export interface SymbolDefinition {
   readonly truncated: boolean;
   /** Other definitions the id could mean (same name elsewhere), as ids. */
   readonly alternatives: readonly string[];
+  /** `lsp` when a language server resolved the use given in `at`; else `name`. */
+  readonly resolution: 'lsp' | 'name';
+  /** Why `at` was not resolved by a server (none configured, a timeout, a crash). */
+  readonly fallback?: string | undefined;
 }
 
 export interface WatchOptions {

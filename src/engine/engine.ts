@@ -8,7 +8,7 @@ import type { IndexReport } from '../indexer/index-report.js';
 import type { LexicalParams } from '../search/lexical-search.js';
 import { MAX_QUERY_BYTES } from '../search/query-parse.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
-import { findReferences, type ReferencesResult } from '../search/references.js';
+import type { ReferencesResult } from '../search/references.js';
 import { relatedFiles, type RelatedFiles, type RelatedOptions } from '../search/related.js';
 import { createTextScanCache, searchText, type TextSearchOptions, type TextSearchResult } from '../search/text-search.js';
 import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
@@ -16,7 +16,6 @@ import type { RerankMeta, SearchResponse, SearchResult } from '../search/search-
 import type { Reranker } from '../rerank/reranker.js';
 import { createConfiguredReranker, rerankResults } from './rerank-results.js';
 import { IndexStore } from '../store/index-store.js';
-import { formatSymbolId, parseSymbolId, resolveSymbolId } from '../search/symbol-id.js';
 import { pathMatcher } from '../search/filters.js';
 import { readFileSlice, type FileSlice, type ReadFileOptions } from '../workspace/files.js';
 import { commitChange, confirmationRequired, prepareChange, type AppliedChange, type ChangeRequest, type ProposedChange } from '../workspace/change.js';
@@ -38,8 +37,11 @@ import { statusReport, type StatusReport } from './status.js';
 import { SemanticLayer } from './semantic.js';
 import { ReadConnection } from './read-connection.js';
 import { watchHandle } from './watch-handle.js';
+import { LspLayer, type DiagnosticsReport } from './lsp-layer.js';
+import { closedEngine, referencesOf, symbolDefinition, type NavigationDeps } from './typed-navigation.js';
+import { definitionsNearCursor } from './lsp-context.js';
 import type {
-  ApplyChangeOptions, ContextOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
+  ApplyChangeOptions, ContextOptions, DiagnosticsOptions, SymbolLookupOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
   ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, TaskContext, WatchOptions,
 } from './engine-api.js';
 
@@ -241,7 +243,7 @@ class EngineImpl implements Engine {
   }
 
   async references(name: string, options: ReferenceOptions = {}): Promise<ReferencesResult> {
-    return this.reads.snapshot((store) => findReferences(store, name, options.limit ?? 50));
+    return referencesOf(this.navigation(), name, options.limit ?? 50);
   }
 
   async related(path: string, options: RelatedOptions = {}): Promise<RelatedFiles> {
@@ -257,9 +259,10 @@ class EngineImpl implements Engine {
   status(): StatusReport {
     const owner = this.lock.peek();
     const writer = owner ? { pid: owner.pid, since: new Date(owner.acquiredAt).toISOString() } : null;
-    if (!this.hasIndex()) return statusReport(this.config, undefined, writer, this.semantic.status(undefined));
+    const servers = { enabled: this.config.lsp.enabled, servers: this.lspLayer().status() };
+    if (!this.hasIndex()) return statusReport(this.config, undefined, writer, this.semantic.status(undefined), servers);
     const store = this.reads.store();
-    return store.snapshotSync(() => statusReport(this.config, store, writer, this.semantic.status(store)));
+    return store.snapshotSync(() => statusReport(this.config, store, writer, this.semantic.status(store), servers));
   }
 
   private get walkOptions(): WalkOptions {
@@ -288,21 +291,22 @@ class EngineImpl implements Engine {
     return { files: all.slice(0, limit), total: all.length };
   }
 
-  async symbol(id: string, options: { maxLines?: number } = {}): Promise<SymbolDefinition> {
-    const maxLines = options.maxLines ?? 200;
-    return this.reads.snapshot(async (store) => {
-      const rows = resolveSymbolId(store, id);
-      const best = rows[0];
-      if (!best) {
-        const near = await this.symbols(parseSymbolId(id).name, { limit: 5 }).catch(() => []);
-        throw new EngineError('SYMBOL_NOT_FOUND', { id, suggestions: near.map(formatSymbolId) });
-      }
-      const lines = best.endLine - best.startLine + 1;
-      const shown = Math.min(lines, maxLines);
-      const text = await this.readStored(best.path, best.startLine, best.startLine + shown - 1);
-      return { id: formatSymbolId(best), symbol: best, text, truncated: shown < lines, alternatives: rows.slice(1, 21).map(formatSymbolId) };
-    });
+  async symbol(id: string, options: SymbolLookupOptions = {}): Promise<SymbolDefinition> {
+    return symbolDefinition(this.navigation(), id, options);
   }
+
+  async diagnostics(path?: string, options: DiagnosticsOptions = {}): Promise<DiagnosticsReport> {
+    const slice = path === undefined ? undefined : await this.readFile(path, { maxBytes: 200_000 });
+    return this.lspLayer().diagnostics(slice, options.limit ?? 100);
+  }
+
+  private lsp: LspLayer | undefined;
+  private lspLayer = (): LspLayer => (this.closed ? closedEngine() : (this.lsp ??= new LspLayer(this.root, this.config.lsp, this.logger)));
+
+  /** What definitions and references by type need (typed-navigation.ts). */
+  private navigation = (): NavigationDeps => ({
+    lsp: this.lspLayer(), read: (p) => this.readFile(p, { maxBytes: 200_000 }), snapshot: (fn) => this.reads.snapshot(fn), readStored: this.readStored.bind(this), near: (name) => this.symbols(name, { limit: 5 }),
+  });
 
   /** Lines of a file as indexed (the stored text the symbol spans refer to). */
   private async readStored(path: string, startLine: number, endLine: number): Promise<string> {
@@ -376,7 +380,8 @@ class EngineImpl implements Engine {
   async context(query: string, options: ContextOptions = {}): Promise<TaskContext> {
     const deps = { root: this.root, search: this.search.bind(this), symbols: this.symbols.bind(this), readFile: this.readFile.bind(this), readStored: this.readStored.bind(this) };
     const structure = { related: this.related.bind(this), references: this.references.bind(this), outline: this.outline.bind(this), repoMap: this.repoMap.bind(this), listFiles: this.listFiles.bind(this) };
-    return this.reads.snapshot(() => buildTaskContext({ ...deps, ...structure }, query, options));
+    const definitionsNear = this.config.lsp.enabled ? (c: { path: string; line?: number | undefined }) => definitionsNearCursor(this.navigation(), c) : undefined;
+    return this.reads.snapshot(() => buildTaskContext({ ...deps, ...structure, definitionsNear }, query, options));
   }
 
   async embed(options: IndexOptions = {}): Promise<IndexReport> {
@@ -385,6 +390,7 @@ class EngineImpl implements Engine {
   }
 
   close(): void {
+    void this.lsp?.close();
     void this.semantic.close();
     void this.reranker?.then((r) => r?.close()).catch(() => undefined);
     this.reranker = undefined;

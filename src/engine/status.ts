@@ -5,6 +5,7 @@ import { redactedFiles, type RedactedFile } from '../indexer/redaction-log.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { ModelFingerprint } from '../embed/provider.js';
 import { optionalRuntimes, type RuntimeStatus } from '../embed/runtimes.js';
+import type { LanguageServerStatus } from '../lsp/lsp-pool.js';
 
 /** What `scry status` reports about an index. */
 export interface StatusReport {
@@ -35,6 +36,8 @@ export interface StatusReport {
   readonly writer: { readonly pid: number; readonly since: string } | null;
   /** The optional model runtimes (onnxruntime-node, USE-lite) and whether each is installed (issue 24). */
   readonly runtimes: readonly RuntimeStatus[];
+  /** Language servers (issue 21): whether `lsp.enabled` is on, and each known server found, running, failed or missing. */
+  readonly languageServers: { readonly enabled: boolean; readonly servers: readonly LanguageServerStatus[] };
 }
 
 export const SEMANTIC_UNAVAILABLE = 'lexical only: no embedding provider is configured';
@@ -68,12 +71,18 @@ export interface StructureStatus {
 export const EMPTY_STRUCTURE: StructureStatus = { symbols: 0, imports: 0, parsers: {}, fallbacks: [] };
 
 /** The status of the index at `config.dbPath`: `store` is its open store, or undefined when there is no database yet. */
-export function statusReport(config: ResolvedConfig, store: IndexStore | undefined, writer: StatusReport['writer'], embeddings: SemanticStatus | null = null): StatusReport {
+export function statusReport(
+  config: ResolvedConfig,
+  store: IndexStore | undefined,
+  writer: StatusReport['writer'],
+  embeddings: SemanticStatus | null = null,
+  languageServers: StatusReport['languageServers'] = { enabled: false, servers: [] },
+): StatusReport {
   const capabilities = { lexical: false, semantic: false, semanticReason: SEMANTIC_UNAVAILABLE };
   const root = config.root ?? null;
   const runtimes = optionalRuntimes();
   if (!store) {
-    return { root, dbPath: config.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, redacted: { files: 0, list: [] }, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, embeddings, writer, runtimes };
+    return { root, dbPath: config.dbPath, indexed: false, schemaVersion: null, featureVersionCurrent: false, files: 0, bytes: 0, chunks: 0, languages: {}, contentTypes: {}, lastPassAt: null, lastPassSkipped: {}, redacted: { files: 0, list: [] }, dbBytes: 0, structure: EMPTY_STRUCTURE, capabilities, embeddings, writer, runtimes, languageServers };
   }
   return store.read(() => {
     const counts = store.files.counts();
@@ -99,6 +108,7 @@ export function statusReport(config: ResolvedConfig, store: IndexStore | undefin
       embeddings,
       writer,
       runtimes,
+      languageServers,
     };
   });
 }

@@ -39,6 +39,12 @@ export interface ReferencesResult {
    * before uses were stored). 0 when every file was read from the index.
    */
   readonly parsed: number;
+  /** `lsp`: the language server's references of one definition; `name`: every occurrence of the name (set by the engine). */
+  readonly resolution?: 'lsp' | 'name' | undefined;
+  /** The server that answered (`typescript`, `python`...) when `resolution` is `lsp`. */
+  readonly server?: string | undefined;
+  /** Why a server did not answer, when one was configured. */
+  readonly fallback?: string | undefined;
 }
 
 /** Files whose text is scanned at most per query: a name used in more files is reported as truncated. */

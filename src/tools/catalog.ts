@@ -1,3 +1,4 @@
+import { diagnosticsTools } from './diagnostics-tool.js';
 import { fileTools } from './file-tools.js';
 import { mapTools } from './map-tool.js';
 import { relatedTools } from './related-tool.js';
@@ -13,7 +14,7 @@ import { writeTools } from './write-tools.js';
  * navigation (symbols, the repo map), files, status, and the confirmation-gated writes last. Declared once; MCP, the CLI
  * (`scry tool`) and the local-model runner all serve this list.
  */
-export const TOOLS: readonly ToolDefinition[] = [...searchTools, ...textTools, ...symbolTools, ...relatedTools, ...mapTools, ...fileTools, ...statusTools, ...writeTools] as readonly ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [...searchTools, ...textTools, ...symbolTools, ...diagnosticsTools, ...relatedTools, ...mapTools, ...fileTools, ...statusTools, ...writeTools] as readonly ToolDefinition[];
 
 /** The tools a host with this write policy offers: `read-only` hides the write tools. */
 export function toolsFor(policy: WritePolicy): readonly ToolDefinition[] {

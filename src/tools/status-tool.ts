@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Freshness } from '../index.js';
+import type { Freshness, StatusReport } from '../index.js';
 import { renderStatus } from './render/status-text.js';
 import { defineTool, type ToolDefinition } from './tool.js';
 
@@ -17,6 +17,12 @@ const statusOutput = z.looseObject({
   freshness: z.looseObject({ state: z.string(), last_pass_at: z.string().nullable(), indexing: z.boolean(), role: z.string(), pending_changes: z.number().int(), mode: z.string() }),
   capabilities: z.looseObject({ lexical: z.boolean(), symbols: z.boolean(), semantic: z.boolean(), semantic_reason: z.string(), rerank: z.string().nullable(), writes: z.string() }),
 });
+
+/** One language server's state in a word or a short sentence. */
+function serverState(x: StatusReport['languageServers']['servers'][number]): string {
+  if (x.state === 'running' || x.state === 'found') return x.state;
+  return `${x.state}: ${x.reason ? `${x.reason}; ` : ''}install with ${x.hint ?? 'its package manager'}`;
+}
 
 /** How the index is kept fresh, in words. */
 function mode(f: Freshness): string {
@@ -81,6 +87,8 @@ const indexStatus = defineTool({
         // optional model runtimes installed beside scry (issue 24)
         runtimes: Object.fromEntries(s.runtimes.map((r) => [r.name, r.installed])),
       },
+      // language servers (issue 21), only when lsp.enabled: each found, running, failed (reason) or missing (install hint)
+      ...(s.languageServers.enabled ? { language_servers: Object.fromEntries(s.languageServers.servers.map((x) => [x.name, serverState(x)])) } : {}),
     };
     const warnings = s.indexed ? [] : ['no index yet: it is being built, or run `scry index`'];
     return { data, warnings };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { formatSymbolId, parseSymbolId, type SymbolRow } from '../index.js';
+import { EngineError, formatSymbolId, parseSymbolId, type SymbolRow } from '../index.js';
 import { firstLinesOfText } from './bound.js';
 import { symbolSchema } from './output-schema.js';
 import { renderDefinition, renderReferences, renderSymbols } from './render/symbol-text.js';
@@ -56,22 +56,36 @@ const searchSymbolsTool = defineTool({
   },
 });
 
+/** `path:line` or `path:line:column` → a use of a symbol; INVALID_ARGUMENT-shaped issues are left to the engine. */
+function parseAt(at: string | undefined): { path: string; line: number; column?: number } | undefined {
+  if (at === undefined) return undefined;
+  const m = /^(.+?):(\d+)(?::(\d+))?$/.exec(at.trim());
+  if (!m) throw new EngineError('INVALID_ARGUMENT', { name: 'at', reason: 'expected "path:line" or "path:line:column"' });
+  return { path: m[1]!, line: Number(m[2]), ...(m[3] ? { column: Number(m[3]) } : {}) };
+}
+
 const getDefinition = defineTool({
   name: 'get_symbol_definition',
   title: 'Get symbol definition',
   description:
     "Get a definition's location, signature and source code. Other definitions of the same name are listed as alternatives. " +
+    '`at` (a use) lets a language server pick the one meant. ' +
     'Example: {"symbol_id": "src/store/database.ts#IndexStore.open@37"}',
-  input: { symbol_id: symbolId },
+  input: {
+    symbol_id: symbolId,
+    at: z.string().min(3).max(1100).optional().describe('A use of it: "path:line[:column]".'),
+  },
   readOnly: true,
   bound: { lines: firstLinesOfText({ moveEndLine: false }) },
-  output: symbolSchema.extend({ language: z.string(), text: z.string(), truncated: z.boolean(), alternatives: z.array(z.string()) }),
+  output: symbolSchema.extend({ language: z.string(), text: z.string(), truncated: z.boolean(), alternatives: z.array(z.string()), resolution: z.enum(['lsp', 'name']) }),
   render: renderDefinition,
   handler: async (args, ctx) => {
-    const def = await ctx.engine.symbol(args.symbol_id);
+    const def = await ctx.engine.symbol(args.symbol_id, { at: parseAt(args.at) });
+    const warnings = def.truncated ? ['definition cut to its first 200 lines: read_file reads the rest'] : [];
+    if (def.fallback) warnings.push(`resolved by name, not by a language server: ${def.fallback}`);
     return {
-      data: { ...toSymbol(def.symbol), language: def.symbol.language, text: def.text, truncated: def.truncated, alternatives: def.alternatives },
-      warnings: def.truncated ? ['definition cut to its first 200 lines: read_file reads the rest'] : [],
+      data: { ...toSymbol(def.symbol), language: def.symbol.language, text: def.text, truncated: def.truncated, alternatives: def.alternatives, resolution: def.resolution },
+      warnings,
     };
   },
 });
@@ -81,7 +95,7 @@ const getReferences = defineTool({
   title: 'Get references',
   description:
     'Find where a symbol is used: definitions, calls, imports and other uses, then mentions in comments and docs, grouped by file. ' +
-    'Matched by name (not type-resolved). Example: {"symbol_id": "parseConfig", "limit": 20}',
+    'By type if a language server runs (resolution "lsp"), else by name. Example: {"symbol_id": "parseConfig", "limit": 20}',
   input: { symbol_id: symbolId, limit: limitArg(200, 50, 'References') },
   readOnly: true,
   bound: { list: 'files', label: (f) => String((f as { path: string }).path) },
@@ -89,6 +103,7 @@ const getReferences = defineTool({
     name: z.string(),
     total: z.number().int(),
     truncated: z.boolean(),
+    resolution: z.enum(['lsp', 'name']),
     files: z.array(z.looseObject({ path: z.string(), references: z.array(z.looseObject({ line: z.number().int(), column: z.number().int(), kind: z.string(), text: z.string() })) })),
   }),
   render: renderReferences,
@@ -96,12 +111,14 @@ const getReferences = defineTool({
     const parsed = parseSymbolId(args.symbol_id);
     // an id with a path must name a definition; a plain name is looked up as is
     if (parsed.path !== undefined) await ctx.engine.symbol(args.symbol_id, { maxLines: 1 });
-    const refs = await ctx.engine.references(parsed.name, { limit: args.limit });
+    const refs = await ctx.engine.references(args.symbol_id, { limit: args.limit });
     const files = refs.files.map((f) => ({ path: f.path, references: f.references.map((r) => ({ line: r.line, column: r.column, kind: r.kind, text: r.text })) }));
-    const warnings = ['matched by name, not type-resolved: same-named symbols elsewhere are included'];
+    const resolution = refs.resolution ?? 'name';
+    const warnings = resolution === 'lsp' ? [] : ['matched by name, not type-resolved: same-named symbols elsewhere are included'];
+    if (refs.fallback) warnings.push(`no language server answer: ${refs.fallback}`);
     if (refs.truncated) warnings.push(`more references exist than the ${args.limit} returned`);
     if (refs.parsed > 0) warnings.push(`${refs.parsed} file(s) parsed at query time: the index holds no identifier uses for them`);
-    return { data: { name: refs.name, total: refs.total, truncated: refs.truncated, files }, warnings };
+    return { data: { name: refs.name, total: refs.total, truncated: refs.truncated, resolution, files }, warnings };
   },
 });
 

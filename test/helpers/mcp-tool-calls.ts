@@ -26,6 +26,7 @@ export const TOOL_CALLS: Readonly<Record<string, ToolCallCase>> = {
   search_symbols: { args: { name: 'parseConfigFile' }, expect: 'ok' },
   get_symbol_definition: { args: { symbol_id: 'parseConfigFile' }, expect: 'ok' },
   get_references: { args: { symbol_id: 'parseConfigFile', limit: 10 }, expect: 'ok' },
+  get_diagnostics: { args: { path: 'src/parse/configLoader.ts' }, expect: 'ok' },
   related_files: { args: { path: 'src/parse/configLoader.ts', limit: 5 }, expect: 'ok' },
   repo_map: { args: { query: 'parseConfigFile', max_tokens: 400 }, expect: 'ok' },
   read_file: { args: { path: 'src/db/open-database.ts', start_line: 1, end_line: 4 }, expect: 'ok' },

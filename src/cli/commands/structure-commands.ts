@@ -1,5 +1,5 @@
 import { checkReferenceRequest, checkSymbolRequest, EngineError, type Engine } from '../../index.js';
-import { formatOutline, formatReferences, formatRelated, formatSymbols } from '../format-structure.js';
+import { formatDiagnostics, formatOutline, formatReferences, formatRelated, formatSymbols } from '../format-structure.js';
 import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
 import { parseIntFlag } from '../flags.js';
@@ -56,5 +56,13 @@ export async function relatedCommand(io: CliIO, path: string, flags: StructureFl
   checkPathArgument(path);
   const related = await withIndex(io, flags, (e) => e.related(path, { limit }));
   io.out(flags.json ? `${JSON.stringify(related, null, 2)}\n` : formatRelated(related));
+  return 0;
+}
+
+export async function diagnosticsCommand(io: CliIO, path: string | undefined, flags: StructureFlags): Promise<number> {
+  const limit = parseIntFlag(flags.k, '-k', 1000);
+  if (path !== undefined) checkPathArgument(path);
+  const report = await withIndex(io, flags, (e) => e.diagnostics(path, { limit }));
+  io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatDiagnostics(report));
   return 0;
 }
