@@ -28,9 +28,9 @@ const UPDATE = process.env.UPDATE_GOLDEN === '1';
  * draft; +375 tokens, descriptions cut to a few words); 5,151 measured. A new tool or a
  * longer description that breaks it should earn its tokens: raise it deliberately, saying why.
  * Raised to 5,150 for get_diagnostics (198 tokens) and get_symbol_definition's `at` (a use, for a
- * language server to resolve; issue 21): 5,031 measured for 16 tools.
+ * language server to resolve; issue 21): 5,031 measured for 16 tools. With both (merge): 5,406.
  */
-const TOOLS_LIST_TOKEN_BUDGET = 5_600;
+const TOOLS_LIST_TOKEN_BUDGET = 5_550;
 /**
  * o200k tokens of all output schemas together. Measured: 5,600 for 15 tools (about 150 of each
  * are the shared envelope); the budget is ~10% above, so a schema does not grow unnoticed.
