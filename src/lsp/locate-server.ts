@@ -1,5 +1,5 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 
 /**
  * Where an executable is: an absolute path as it is, else the first `dir/name` that is an
@@ -24,4 +24,23 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether an executable found for a language server may run for a project at `root`: never a file
+ * of the project itself (indexed content is never executed), so its real path (links resolved) must
+ * be outside the root or inside the root's `node_modules/` (installed packages, as `npm run` uses).
+ */
+export function mayExecute(executable: string, root: string): boolean {
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(executable);
+    realRoot = realpathSync(root);
+  } catch {
+    return false;
+  }
+  const rel = relative(realRoot, real);
+  const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  return !inside || rel.split(sep)[0] === 'node_modules';
 }

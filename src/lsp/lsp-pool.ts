@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { LspConfig } from '../config/schema.js';
 import { EngineError } from '../core/errors.js';
 import type { Logger, Scheduler } from '../core/logger.js';
-import { locateExecutable } from './locate-server.js';
+import { locateExecutable, mayExecute } from './locate-server.js';
 import { LspClient } from './lsp-client.js';
 import { effectiveServers, type ServerSpec } from './server-table.js';
 
@@ -70,7 +70,7 @@ export class LspPool {
     const dirs = this.searchDirs();
     for (const c of spec.commands) {
       const found = locateExecutable(c, dirs);
-      if (found) return found;
+      if (found && mayExecute(found, this.options.root)) return found;
     }
     return undefined;
   }
@@ -107,7 +107,7 @@ export class LspPool {
     const executable = this.locate(spec);
     const { root, config, scheduler, logger } = this.options;
     if (!executable) {
-      const reason = `${spec.commands.join(' or ')} not found in node_modules/.bin or on PATH`;
+      const reason = `${spec.commands.join(' or ')} not found in node_modules/.bin or on PATH (a file of the project itself is never run)`;
       this.failed.set(spec.name, reason);
       throw new EngineError('LSP_FAILED', { server: spec.name, reason }, { hint: spec.install });
     }

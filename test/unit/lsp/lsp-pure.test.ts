@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nameColumn } from '../../../src/engine/typed-navigation.js';
+import { locateExecutable, mayExecute } from '../../../src/lsp/locate-server.js';
 import { normaliseLocations } from '../../../src/lsp/lsp-queries.js';
 import { BUILTIN_SERVERS, builtinFor, effectiveServers } from '../../../src/lsp/server-table.js';
 
@@ -76,5 +77,34 @@ describe('normaliseLocations: server answers are untrusted', () => {
         }
       }),
     );
+  });
+});
+
+describe('which executables may run as a language server', () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'scry-lsp-exec-')));
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  const root = join(base, 'repo');
+  const outside = join(base, 'tools');
+  const script = (path: string): string => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, '#!/bin/sh\n', { mode: 0o755 });
+    return path;
+  };
+
+  it('never a file of the project itself, even configured by absolute path or reached through a link', () => {
+    const inRepo = script(join(root, 'scripts', 'typescript-language-server'));
+    expect(locateExecutable(inRepo, [])).toBe(inRepo); // found ...
+    expect(mayExecute(inRepo, root)).toBe(false); // ... but refused
+    mkdirSync(join(base, 'bin'), { recursive: true });
+    symlinkSync(inRepo, join(base, 'bin', 'pyright-langserver'));
+    const viaLink = locateExecutable('pyright-langserver', [join(base, 'bin')]);
+    expect(viaLink).toBeDefined();
+    expect(mayExecute(viaLink!, root)).toBe(false);
+  });
+
+  it('installed packages under the root node_modules and programs outside the root may run', () => {
+    expect(mayExecute(script(join(root, 'node_modules', 'pyright', 'langserver.index.js')), root)).toBe(true);
+    expect(mayExecute(script(join(outside, 'gopls')), root)).toBe(true);
+    expect(mayExecute(join(outside, 'missing'), root)).toBe(false);
   });
 });
