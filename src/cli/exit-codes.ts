@@ -33,6 +33,9 @@ const BY_CODE: Record<ErrorCode, number> = {
   IO_ERROR: EXIT.failure,
   CLOSED: EXIT.failure,
   INTERNAL: EXIT.failure,
+  COLLECTION_NOT_FOUND: EXIT.notFound,
+  COLLECTION_EXISTS: EXIT.usage,
+  COLLECTION_REGISTRY_CORRUPT: EXIT.database,
 };
 
 export function exitCodeFor(code: ErrorCode): number {

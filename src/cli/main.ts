@@ -13,6 +13,7 @@ import { outlineCommand, refsCommand, relatedCommand, symbolsCommand } from './c
 import { toolCommand, toolsCommand } from './commands/tool-command.js';
 import { registerModelsCommand } from './commands/models-command.js';
 import { registerEmbedCommands } from './commands/embed-command.js';
+import { registerCollectionCommand } from './commands/collection-command.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
 
@@ -60,7 +61,9 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--explain', 'show how each score came about: BM25, then each prior, structural step and model score; in vector/hybrid mode each list\'s RRF share')
     .option('--json', 'JSON output: {query, results: [{path, startLine, endLine, score, language, kind, symbol, snippet, rerankScore?, fusion?, ...}], meta: {mode, semantic, ...}}')
     .option('--no-color', 'no ANSI colour in human output (also when the NO_COLOR environment variable is set)')
-    .addHelpText('after', '\nExamples:\n  scry search "where is the sqlite database opened"\n  scry search parseConfig --lang ts -k 5\n  scry search "retry" --path "src/**" --type code --json\n  cat stacktrace.txt | scry search - --files\n  scry search "where is the config read" --mode vector --explain')
+    .option('--collection <name>', 'search these collections together (see `scry collection`; "project" is the current project), merged, each result naming its collection (repeatable, comma-separated)', collect)
+    .option('--all', 'search the current project and every registered collection together')
+    .addHelpText('after', '\nExamples:\n  scry search "where is the sqlite database opened"\n  scry search parseConfig --lang ts -k 5\n  scry search "retry" --path "src/**" --type code --json\n  cat stacktrace.txt | scry search - --files\n  scry search "where is the config read" --mode vector --explain\n  scry search "rotate the signing key" --collection project,runbooks --explain\n  scry search "outage postmortem" --all --json')
     .action(async (query: string | undefined, flags) => {
       result.json = Boolean(flags.json);
       result.code = await searchCommand(io, query, flags);
@@ -254,6 +257,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
 
   registerModelsCommand(program, io, result);
   registerEmbedCommands(program, io, result);
+  registerCollectionCommand(program, io, result);
 
   return program;
 }

@@ -69,6 +69,11 @@ export function resolveRoot(root: string): string {
   return real;
 }
 
+/** The scry cache dir: SCRY_CACHE_DIR, else the user cache dir (env-paths) for `scry`. */
+export function resolveCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return env.SCRY_CACHE_DIR ? resolve(env.SCRY_CACHE_DIR) : envPaths('scry', { suffix: '' }).cache;
+}
+
 /** Default database location: `<user cache>/scry/projects/<name>-<hash of real root>/index.db`. */
 export function defaultDbPath(realRoot: string, cacheDir: string): string {
   const name = basename(realRoot).replace(/[^A-Za-z0-9._-]/g, '_') || 'root';
@@ -133,7 +138,7 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
       : structuredClone(DEFAULT_CONFIG);
   if (options.overrides) sources.push('options');
 
-  const cacheDir = env.SCRY_CACHE_DIR ? resolve(env.SCRY_CACHE_DIR) : envPaths('scry', { suffix: '' }).cache;
+  const cacheDir = resolveCacheDir(env);
   const explicitDb = options.db ?? (env.SCRY_DB || undefined) ?? merged.db;
   let dbPath: string;
   if (explicitDb !== undefined) {

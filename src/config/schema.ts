@@ -194,6 +194,14 @@ export const rankingSchema = z
     fileDecay: z.number().min(0.1).max(1).default(1),
     /** Each chunk's score × ((1 − fileBlend) + fileBlend × its file's score / the best file's). Range 0–1; 0 is off. */
     fileBlend: z.number().min(0).max(1).default(0),
+    /**
+     * Recency boost (issue 22, seed 001): score × (1 + recency × 0.5^(age / recencyHalfLifeDays)),
+     * from each chunk's content timestamp; a chunk without one is neither boosted nor penalised.
+     * Range 0–1; 0 (default, right for code) is off; document collections default to 0.15.
+     */
+    recency: z.number().min(0).max(1).default(0),
+    /** Half-life of the recency boost, in days. Range 1–36500; default 180. */
+    recencyHalfLifeDays: z.number().min(1).max(36_500).default(180),
   })
   .strict();
 

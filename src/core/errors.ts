@@ -57,6 +57,12 @@ export const errorCatalogue = {
   MODEL_INVALID: { message: 'model {model} failed verification: {reason}', hint: 'pull it again: `scry models pull NAME`' },
   TOO_LARGE: { message: '{what} is too large: {size} {unit}; the limit is {limit}' },
   INTERNAL: { message: 'internal error: {reason}', hint: 'please report this with the command you ran' },
+  COLLECTION_NOT_FOUND: { message: 'no collection named {name}', hint: '`scry collection list` shows the registered collections; `scry collection add NAME DIR` registers one' },
+  COLLECTION_EXISTS: { message: 'a collection named {name} already exists (root {root})', hint: 'choose another name, or `scry collection remove NAME` first' },
+  COLLECTION_REGISTRY_CORRUPT: {
+    message: 'the collection registry {path} cannot be read: {reason}',
+    hint: 'fix or delete the file by hand (scry never resets it); the indexes it names are untouched',
+  },
 } as const satisfies Record<string, { message: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -35,6 +35,8 @@ export interface SearchResult {
   readonly rerankScore?: number;
   /** With `explain` in vector or hybrid mode: each list's share of the fused score (they sum to `fusion.score`). */
   readonly fusion?: FusionTrace;
+  /** The collection the result came from, when several were searched together (issue 22). */
+  readonly collection?: string;
 }
 
 /** How a fused result's score came about (Reciprocal Rank Fusion, see src/search/fusion.ts). */

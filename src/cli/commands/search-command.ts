@@ -4,6 +4,7 @@ import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
+import { searchCollectionsCommand, wantsCollections } from '../collection-search.js';
 
 export interface SearchFlags {
   db?: string;
@@ -18,6 +19,8 @@ export interface SearchFlags {
   lang?: string[];
   type?: string[];
   color?: boolean;
+  collection?: string[];
+  all?: boolean;
 }
 
 function parseMode(mode: string | undefined): 'lexical' | 'vector' | 'hybrid' | undefined {
@@ -34,6 +37,11 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
   const filters = { path: flags.path, language: flags.lang, type: flags.type as ContentType[] | undefined };
   // before any work: an empty query must not index the tree first (issue 24)
   checkSearchRequest(text, { limit, mode, ...filters });
+  const color = (flags.color ?? true) && io.color !== false && io.stdoutIsTTY;
+  const target = { names: flags.collection, all: flags.all, dir: flags.root, db: flags.db };
+  if (wantsCollections(target)) {
+    return searchCollectionsCommand(io, text, target, { limit, files: flags.files, rerank: flags.rerank, explain: flags.explain, mode, ...filters }, flags.json, color);
+  }
   const engine = await openEngine(io, { dir: flags.root, db: flags.db, orCwd: true });
   try {
     await ensureIndexed(io, engine, flags.json);
@@ -45,7 +53,7 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
       mode,
       ...filters,
     });
-    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && io.color !== false && io.stdoutIsTTY));
+    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, color));
     return 0;
   } finally {
     engine.close();
