@@ -247,9 +247,10 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--read-only', 'hide the write tools (apply_unified_diff, apply_text_edits); by default they stage changes and return requires_confirmation')
     .option('--allow-writes', 'let write tools apply their changes directly (the server mints a token per call): for clients that ask the user before each write tool call, as Claude Code does')
     .option('--no-watch', 'do not watch files: index once on start (and on request from `scry index`), nothing more')
+    .option('--collection <name>', 'also serve these collections (see `scry collection`), each kept fresh like the project; search_code and search_docs then take collections: ["project", NAME] (repeatable, comma-separated)', collect)
     .addHelpText(
       'after',
-      '\nstdout carries the MCP protocol in stdio mode; logs go to stderr.\n\nExamples:\n  scry mcp --root ~/src/app\n  claude mcp add scry -- scry mcp --root ~/src/app\n  scry mcp --http --port 7333 --read-only',
+      '\nstdout carries the MCP protocol in stdio mode; logs go to stderr.\n\nExamples:\n  scry mcp --root ~/src/app\n  claude mcp add scry -- scry mcp --root ~/src/app\n  scry mcp --collection runbooks,mail\n  scry mcp --http --port 7333 --read-only',
     )
     .action(async (flags) => {
       result.code = await mcpCommand(io, flags, VERSION);
