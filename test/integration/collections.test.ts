@@ -73,10 +73,10 @@ describe('collections', () => {
     const client = new Client({ name: 'scry-test', version: '0' });
     await Promise.all([server.connect(b), client.connect(a)]);
     try {
-      const res = (await client.callTool({ name: 'search_docs', arguments: { query: 'signing key rotation runbook', collections: ['project', 'notes'] } })) as { structuredContent: { ok: boolean; data: { results: { collection: string; path: string }[] } } };
+      const res = (await client.callTool({ name: 'search_docs', arguments: { query: 'signing key rotation runbook', collections: ['project', 'notes'] } })) as unknown as { structuredContent: { ok: boolean; data: { results: { collection: string; path: string }[] } } };
       expect(res.structuredContent.ok).toBe(true);
       expect(res.structuredContent.data.results[0]).toMatchObject({ collection: 'notes', path: 'runbooks/key-rotation.md' });
-      const bad = (await client.callTool({ name: 'search_code', arguments: { query: 'rotate', collections: ['elsewhere'] } })) as { isError?: boolean; structuredContent: { ok: boolean } };
+      const bad = (await client.callTool({ name: 'search_code', arguments: { query: 'rotate', collections: ['elsewhere'] } })) as unknown as { isError?: boolean; structuredContent: { ok: boolean } };
       expect(bad.isError).toBe(true);
       expect(bad.structuredContent.ok).toBe(false);
     } finally {

@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import ignore from 'ignore';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkCollectionName, collectionIgnore, readRegistry, registryPath, writeRegistry, type CollectionEntry } from '../../../src/config/collections.js';
