@@ -42,7 +42,7 @@ export function formatResults(results: readonly SearchResponse['results'][number
   const lines: string[] = [];
   const c = (code: string, s: string): string => (color ? `${code}${s}${RESET}` : s);
   for (const r of results) {
-    const where = `${r.collection !== undefined ? `${r.collection}:` : ''}${r.path}:${r.startLine}-${r.endLine}`;
+    const where = `${r.collection !== undefined ? `${r.collection}:` : ''}${r.cite ?? `${r.path}:${r.startLine}-${r.endLine}`}`;
     const label = [r.container, r.symbol].filter(Boolean).join(' > ');
     const extra = r.matches !== undefined ? ` · ${r.matches} matching chunk${r.matches === 1 ? '' : 's'}` : '';
     lines.push(`${c(CYAN, where)} ${c(DIM, `${r.language} · score ${r.score.toFixed(2)}${extra}`)}${label ? `  ${label}` : ''}`);

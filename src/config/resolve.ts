@@ -4,7 +4,7 @@ import envPaths from 'env-paths';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { DEFAULT_CONFIG } from './defaults.js';
-import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, FusionConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
+import type { ChunkConfig, ConfigInput, DocumentsConfig, ConfigOutput, EmbedConfig, FieldWeights, FusionConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
 
 type SearchModeName = 'lexical' | 'vector' | 'hybrid';
 
@@ -23,6 +23,8 @@ export interface ResolvedConfig {
   readonly ignore: readonly string[];
   readonly denylist: { readonly add: readonly string[]; readonly remove: readonly string[] };
   readonly chunk: Readonly<ChunkConfig>;
+  /** PDFs, e-mail and HTML as documents (see the `documents` option). */
+  readonly documents: Readonly<DocumentsConfig>;
   /** Parse code with tree-sitter (see the `syntax` option). */
   readonly syntax: boolean;
   /** Wall-clock guard per parsed file (see the `parseTimeoutMs` option). */
@@ -158,6 +160,7 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
     ignore: merged.ignore,
     denylist: merged.denylist,
     chunk: merged.chunk,
+    documents: merged.documents,
     syntax: merged.syntax,
     parseTimeoutMs: merged.parseTimeoutMs,
     search: merged.search,

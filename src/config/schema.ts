@@ -246,6 +246,16 @@ export const configSchema = z
      */
     parseTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
     chunk: chunkSchema.default({ windowLines: 60, overlapLines: 8, maxBytes: 4096 }),
+    /** Documents whose bytes are not their text (issue 22): PDFs, e-mail (.eml, .mbox), HTML pages. */
+    documents: z
+      .object({
+        /** PDFs and mail files larger than this are skipped (`too_large`). Range 1 KB–1 GB; default 50 MB. */
+        maxBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(50_000_000),
+        /** `source` (default): HTML is code, parsed as markup; `text`: its main text by headings, as a document (collections of web pages). */
+        html: z.enum(['source', 'text']).default('source'),
+      })
+      .strict()
+      .prefault({}),
     search: z
       .object({
         /** Default number of results. Range 1–1000; default 10. */
@@ -273,6 +283,7 @@ export type ConfigOutput = z.output<typeof configSchema>;
 export type ChunkConfig = z.output<typeof chunkSchema>;
 export type FieldWeights = z.output<typeof weightsSchema>;
 export type RankingConfig = z.output<typeof rankingSchema>;
+export type DocumentsConfig = ConfigOutput['documents'];
 export type RerankConfig = z.output<typeof rerankSchema>;
 export type WatchConfig = z.output<typeof watchSchema>;
 export type EmbedConfig = z.output<typeof embedSchema>;

@@ -27,4 +27,10 @@ export type SkipReason =
   | 'symlink_duplicate'
   | 'broken_symlink'
   | 'unreadable'
-  | 'special_file';
+  | 'special_file'
+  /** A document (PDF) that needs a password. */
+  | 'encrypted'
+  /** A document with no text to index: an image-only PDF, mail without a readable message. */
+  | 'no_text'
+  /** A document its parser cannot read (broken PDF, not an mbox). */
+  | 'malformed';

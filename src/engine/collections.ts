@@ -99,7 +99,10 @@ export async function openCollection(name: string, options: OpenCollectionOption
   const ignore = [...(options.config?.ignore ?? []), ...collectionIgnore(entry)];
   // a collection without code is not penalised for being docs: its docs are what it is for
   const nonCode = entry.types.length > 0 && !entry.types.includes('code') ? { nonCode: 1 } : {};
-  const config: ConfigInput = { ...options.config, ignore, search: { ...options.config?.search, ranking: { recency: entry.recency, ...nonCode, ...options.config?.search?.ranking } } };
+  // a collection is documents first: HTML pages are read as text by headings, not as markup
+  // and PDFs, which the built-in denylist keeps out of code projects, are what a collection is for
+  const denylist = { add: options.config?.denylist?.add ?? [], remove: [...(options.config?.denylist?.remove ?? []), '*.pdf'] };
+  const config: ConfigInput = { ...options.config, ignore, denylist, documents: { html: 'text', ...options.config?.documents }, search: { ...options.config?.search, ranking: { recency: entry.recency, ...nonCode, ...options.config?.search?.ranking } } };
   return createEngine({ root: entry.root, db: collectionDbPath(cacheDir, entry), config, logger: options.logger, clock: options.clock, env: options.env });
 }
 

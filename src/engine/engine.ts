@@ -264,7 +264,7 @@ class EngineImpl implements Engine {
 
   private get walkOptions(): WalkOptions {
     const c = this.config;
-    return { root: this.root, maxFileBytes: c.maxFileBytes, ignore: c.ignore, denylist: c.denylist };
+    return { root: this.root, maxFileBytes: c.maxFileBytes, maxDocumentBytes: c.documents.maxBytes, ignore: c.ignore, denylist: c.denylist };
   }
 
   private indexedPaths = (): string[] => {

@@ -85,7 +85,7 @@ function scan(ctx: IndexPassContext, skip: (reason: SkipReason) => void): Scan {
   const { config } = ctx;
   const candidates: FileCandidate[] = [];
   const notDirectories: string[] = [];
-  const walkOptions = { root: ctx.root, maxFileBytes: config.maxFileBytes, ignore: config.ignore, denylist: config.denylist };
+  const walkOptions = { root: ctx.root, maxFileBytes: config.maxFileBytes, maxDocumentBytes: config.documents.maxBytes, ignore: config.ignore, denylist: config.denylist };
   if (ctx.paths) {
     for (const check of checkPaths(walkOptions, ctx.paths)) {
       if (check.kind === 'file') candidates.push(check.candidate);
@@ -188,7 +188,7 @@ async function prepareAndWrite(ctx: IndexPassContext, work: readonly FileCandida
   const progress = { filesDone: 0, filesTotal: work.length, bytesDone: 0, bytesTotal };
   ctx.onProgress?.({ phase: 'index', ...progress });
   const queue: QueuedBatch[] = cutBatches(work).map((files) => ({ files, again: false }));
-  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax, parseTimeoutMs: config.parseTimeoutMs };
+  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax, parseTimeoutMs: config.parseTimeoutMs, documents: config.documents };
   const large = bytesTotal >= WORKER_MIN_BYTES && queue.length > 1;
   const preparer = choosePreparer(ctx, prepareConfig, large);
   const noteFallback = fallbackReporter(ctx.logger);

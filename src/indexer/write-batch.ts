@@ -22,7 +22,7 @@ export interface Tally {
 }
 
 /** Content-level refusals worth remembering: re-reading an unchanged file would only refuse it again. */
-const REMEMBERED: ReadonlySet<SkipReason> = new Set(['binary', 'minified', 'secret', 'too_large']);
+const REMEMBERED: ReadonlySet<SkipReason> = new Set(['binary', 'minified', 'secret', 'too_large', 'encrypted', 'no_text', 'malformed']);
 
 export function removeFile(store: IndexStore, s: StoredFile): void {
   store.chunks.deleteForFile(s.id);

@@ -5,7 +5,7 @@ import { compileFilters, type SearchFilters } from './filters.js';
 import { parseQuery } from './query-parse.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
 import { addFileSupport, aggregateFiles, applyPriors, applyStructure, blendFileScore, capPerFile, decayPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
-import type { SearchResult } from './search-result.js';
+import { pdfCitation, type SearchResult } from './search-result.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
 import { DEFAULT_SELECT_PARAMS, LONG_QUERY_SELECT_PARAMS, selectGroups, type DropReason } from './term-select.js';
 
@@ -100,6 +100,11 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows };
 }
 
+function citation(hit: FtsCandidate): { cite?: string } {
+  const cite = pdfCitation(hit.path, hit.language, hit.container, hit.symbol);
+  return cite !== undefined ? { cite } : {};
+}
+
 /** A candidate as a result: its text read once (kept in `texts` by chunk hash), a snippet around the marked terms. */
 export function toSearchResult(
   store: IndexStore,
@@ -127,6 +132,7 @@ export function toSearchResult(
     snippet: snippet.text,
     snippetLine: snippet.startLine,
     chunkHash: hit.chunkHash,
+    ...citation(hit),
     ...extra,
   };
 }

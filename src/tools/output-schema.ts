@@ -49,6 +49,7 @@ export const hitSchema = z.looseObject({
   snippet: z.string(),
   chunk_hash: z.string(),
   collection: z.string().optional(),
+  cite: z.string().optional(),
 });
 
 /** A definition as symbol tools return it (symbol-tools.ts `toSymbol`). */

@@ -18,6 +18,7 @@ export function toHit(r: SearchResult): ToolHit {
     snippet: r.snippet,
     chunk_hash: r.chunkHash,
     ...(r.collection !== undefined ? { collection: r.collection } : {}),
+    ...(r.cite !== undefined ? { cite: r.cite } : {}),
   };
 }
 

@@ -1,0 +1,74 @@
+/**
+ * Documents in a collection (issue 22), through a real index pass: PDFs (pdfkit), an mbox with
+ * MIME structure, an .eml and HTML pages are extracted, chunked and searchable; bad documents
+ * (encrypted, image-only, broken, not an mbox, wrongly encoded) end as skip reasons while every
+ * other file is still indexed.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCollection, openCollection, type Engine, type IndexReport } from '../../src/index.js';
+import { makeImageOnlyPdf, makeMbox, makeMessage, makePdf } from '../helpers/documents.js';
+import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
+
+describe('documents in a collection', () => {
+  let t: ReturnType<typeof tempDir>;
+  let engine: Engine;
+  let report: IndexReport;
+
+  beforeAll(async () => {
+    t = tempDir('scry-docs-');
+    const root = join(t.dir, 'docs');
+    writeTree(root, {
+      'notes/runbook.md': '---\nstatus: open\n---\n# Failover runbook\n\nPromote the replica when the primary is down.\n',
+      'web/deploy.html': '<html><head><title>Deploy</title><script>var scriptonly = 1</script></head><body><nav>menuword</nav><main><h1>Deploy guide</h1><p>Blue green rollout.</p><h2>Rollback</h2><p>Flip the router back to blue.</p></main></body></html>',
+      'mail/one.eml': makeMessage({ id: 'k@x', from: 'Cy <cy@x.org>', to: 'dev@x.org', date: '2023-05-05T12:00:00Z', subject: 'Quarterly key rotation', text: 'Rotate the signing keys before June.' }),
+      'mail/ops.mbox': makeMbox([
+        { id: 'a@x', from: 'Ann <ann@x.org>', to: 'ops@x.org', date: '2024-03-01T10:00:00Z', subject: 'Cache eviction storm', text: 'The LRU cache evicts everything at midnight.' },
+        { id: 'b@x', inReplyTo: 'a@x', from: 'Bob <bob@x.org>', to: 'ops@x.org', date: '2024-03-02T09:00:00Z', subject: 'Re: Cache eviction storm', html: '<p>The <b>TTL jitter</b> is missing.</p>' },
+      ]),
+      'bad/notmbox.mbox': 'hello, not an mbox\n',
+      'bad/broken.pdf': '%PDF-1.7\n1 0 obj <</Length 99999999>> stream\nxx',
+    });
+    writeFileSync(join(root, 'review.pdf'), await makePdf([{ heading: 'Incident review', body: ['The failover took eleven minutes.'] }, { heading: 'Remediation', body: ['Add a health check on replica lag.'] }]));
+    writeFileSync(join(root, 'bad/locked.pdf'), await makePdf([{ heading: 'Plan', body: ['lockedword'] }], { userPassword: 'pw' }));
+    writeFileSync(join(root, 'bad/scan.pdf'), await makeImageOnlyPdf());
+    writeFileSync(join(root, 'bad/latin1.html'), Buffer.from('<h1>Caf\xe9 menu</h1><p>cr\xe8me br\xfbl\xe9e</p>', 'latin1'));
+    const env = isolatedEnv(t.dir);
+    addCollection('docs', root, { env });
+    engine = await openCollection('docs', { env });
+    report = await engine.index();
+  });
+  afterAll(() => {
+    engine?.close();
+    t.cleanup();
+  });
+
+  const top = async (q: string) => (await engine.search(q, { limit: 3 })).results;
+
+  it('indexes every readable document and skips each bad one with its reason', () => {
+    expect(report.skipped).toMatchObject({ encrypted: 1, no_text: 1, malformed: 2 });
+    const listed = engine.status();
+    expect(listed.files).toBe(6); // runbook.md, deploy.html, latin1.html, one.eml, ops.mbox, review.pdf: nothing bad
+  });
+
+  it('cites a PDF chunk by page, and finds text under its heading', async () => {
+    const [hit] = await top('replica lag health check');
+    expect(hit).toMatchObject({ path: 'review.pdf', language: 'pdf', contentType: 'docs', cite: 'review.pdf#page=2' });
+    expect(hit!.container ?? hit!.symbol).toMatch(/^Page 2/);
+  });
+
+  it('finds a mail reply that was HTML only, cited by its thread and message heading', async () => {
+    const [hit] = await top('TTL jitter');
+    expect(hit).toMatchObject({ path: 'mail/ops.mbox', language: 'mbox' });
+    expect(`${hit!.container} > ${hit!.symbol}`).toContain('2024-03-02T09:00:00.000Z');
+    expect((await top('signing keys June'))[0]).toMatchObject({ path: 'mail/one.eml' });
+  });
+
+  it('reads HTML pages as text by headings: scripts and navigation are not indexed', async () => {
+    expect((await top('router back blue'))[0]).toMatchObject({ path: 'web/deploy.html', symbol: 'Rollback' });
+    expect(await top('scriptonly')).toEqual([]);
+    expect(await top('menuword')).toEqual([]);
+    expect((await top('crème brûlée'))[0]).toMatchObject({ path: 'bad/latin1.html' });
+  });
+});
