@@ -56,6 +56,7 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--path <glob>', 'only paths matching a glob or directory prefix (repeatable, comma-separated)', collect)
     .option('--lang <language>', 'only these languages, e.g. typescript,python (repeatable)', collect)
     .option('--type <type>', 'only these content types: code, docs, config, text (repeatable)', collect)
+    .option('--where <field=value>', 'only documents whose field has this value: markdown frontmatter (status=open, tags=auth) or mail headers (from=..., subject=...) (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--no-rerank', 'skip the model reranker configured under `rerank` (structural ranking only)')
     .option('--mode <mode>', 'lexical, vector or hybrid (default: hybrid when the index has vectors for the configured model, else lexical); lines starting lex:, vec: or hyde: route sub-queries')
     .option('--explain', 'show how each score came about: BM25, then each prior, structural step and model score; in vector/hybrid mode each list\'s RRF share')

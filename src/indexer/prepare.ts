@@ -14,6 +14,7 @@ import { grammarLanguages } from '../parse/languages/registry.js';
 import { LineTable } from '../parse/line-table.js';
 import type { ChunkRecord } from '../store/chunk-repo.js';
 import { chunkFields, fileFields, storedDefines } from './fts-fields.js';
+import { chunkTimestamp, fileTimestamp } from './content-time.js';
 
 const encoder = new TextEncoder();
 
@@ -150,6 +151,10 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const file = fileFields(candidate.path);
   const compounds = compoundsByLine(result.text);
+  // dates after the file's own mtime (plus a day) are typos or templates, not the time it was written
+  const latest = Math.max(candidate.mtimeMs, 0) + 86_400_000;
+  const fileTs = fileTimestamp(parsed.metadata ?? result.metadata, candidate.mtimeMs, latest);
+  const document = result.contentType === 'docs';
   const chunks = drafts.map((d): PreparedChunk => {
     const text = view.subarray(d.startByte, d.endByte).toString('utf8');
     const fields = chunkFields(file, d, text, compounds);
@@ -164,6 +169,7 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
       container: d.container ?? null,
       signature: d.signature ?? null,
       defines: storedDefines(d),
+      tsMs: chunkTimestamp(d, text, document, fileTs, latest),
       symbolField: fields.symbol,
       signatureField: fields.signature,
       parts: fields.parts,

@@ -72,3 +72,58 @@ describe('documents in a collection', () => {
     expect((await top('crème brûlée'))[0]).toMatchObject({ path: 'bad/latin1.html' });
   });
 });
+
+describe('frontmatter filters and the recency boost', () => {
+  let t: ReturnType<typeof tempDir>;
+  const NOW = Date.UTC(2025, 5, 1);
+  const open = async (recency: number) => {
+    const env = isolatedEnv(t.dir);
+    const engine = await openCollection('tickets', { env, clock: { now: () => NOW }, config: { search: { ranking: { recency } } } });
+    await engine.index();
+    return engine;
+  };
+
+  beforeAll(() => {
+    t = tempDir('scry-recency-');
+    const root = join(t.dir, 'tickets');
+    // the same words, so BM25 ties them up to length: only the dates can tell them apart
+    writeTree(root, {
+      'a-old.md': '---\nstatus: closed\ntags: [auth, api]\ndate: 2019-02-01\n---\n# Login token expiry\n\nThe login token expires too early for mobile clients.\n',
+      'b-new.md': '---\nstatus: open\ntags: [auth]\nupdated: 2025-05-20\n---\n# Login token expiry\n\nThe login token expires too early for mobile clients.\n',
+      'c-none.md': '# Unrelated\n\nNothing here about tokens.\n',
+    });
+    addCollection('tickets', root, { env: isolatedEnv(t.dir) });
+  });
+  afterAll(() => t.cleanup());
+
+  it('filters by frontmatter fields, scalars and list elements alike', async () => {
+    const engine = await open(0);
+    try {
+      const paths = async (where: Record<string, string>) => (await engine.search('login token', { where })).results.map((r) => r.path);
+      expect(await paths({ status: 'open' })).toEqual(['b-new.md']);
+      expect(await paths({ tags: 'api' })).toEqual(['a-old.md']);
+      expect((await paths({ tags: 'auth' })).sort()).toEqual(['a-old.md', 'b-new.md']);
+      expect(await paths({ status: 'open', tags: 'api' })).toEqual([]);
+      await expect(engine.search('login', { where: { 'bad field!': 'x' } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      // without recency the two tickets tie and the older one comes first: the boost below is what moves it
+      const res = await engine.search('login token expires', { explain: true });
+      expect(res.results[0]!.path).toBe('a-old.md');
+      expect(res.results[0]!.why!.some((w) => w.startsWith('recency'))).toBe(false);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('ranks the recently updated ticket first when recency is on, and says so in --explain', async () => {
+    const engine = await open(0.15);
+    try {
+      const res = await engine.search('login token expires', { explain: true });
+      expect(res.results[0]!.path).toBe('b-new.md');
+      expect(res.results[0]!.why!.some((w) => /^recency ×1\.1\d+ \(age 12 d\)$/.test(w))).toBe(true);
+      const old = res.results.find((r) => r.path === 'a-old.md')!;
+      expect(old.why!.some((w) => w.startsWith('recency ×1.00'))).toBe(true);
+    } finally {
+      engine.close();
+    }
+  });
+});

@@ -21,6 +21,19 @@ export interface SearchFlags {
   color?: boolean;
   collection?: string[];
   all?: boolean;
+  where?: string[];
+}
+
+/** `--where status=open` → `{ status: 'open' }` (the engine validates the field names). */
+function parseWhere(items: readonly string[] | undefined): Record<string, string> | undefined {
+  if (!items || items.length === 0) return undefined;
+  return Object.fromEntries(
+    items.map((item) => {
+      const eq = item.indexOf('=');
+      if (eq < 1) throw new EngineError('INVALID_ARGUMENT', { name: '--where', reason: `"${item}" is not FIELD=VALUE, e.g. status=open` });
+      return [item.slice(0, eq).trim(), item.slice(eq + 1).trim()];
+    }),
+  );
 }
 
 function parseMode(mode: string | undefined): 'lexical' | 'vector' | 'hybrid' | undefined {
@@ -34,7 +47,7 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
   const limit = parseIntFlag(flags.k, '-k', 1000);
   const mode = parseMode(flags.mode);
   const text = query === undefined || query === '-' ? await io.readStdin() : query;
-  const filters = { path: flags.path, language: flags.lang, type: flags.type as ContentType[] | undefined };
+  const filters = { path: flags.path, language: flags.lang, type: flags.type as ContentType[] | undefined, where: parseWhere(flags.where) };
   // before any work: an empty query must not index the tree first (issue 24)
   checkSearchRequest(text, { limit, mode, ...filters });
   const color = (flags.color ?? true) && io.color !== false && io.stdoutIsTTY;

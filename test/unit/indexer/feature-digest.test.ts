@@ -38,7 +38,7 @@ async function documentDigestInput(): Promise<unknown> {
   try {
     writeFileSync(join(dir, 'ops.mbox'), MBOX);
     const st = statSync(join(dir, 'ops.mbox'));
-    const batch = await prepareBatch({ ...CONFIG, root: dir }, [{ path: 'ops.mbox', absPath: join(dir, 'ops.mbox'), size: st.size, mtimeMs: 0, language: 'mbox', contentType: 'docs' }]);
+    const batch = await prepareBatch({ ...CONFIG, root: dir }, [{ path: 'ops.mbox', absPath: join(dir, 'ops.mbox'), size: st.size, mtimeMs: Date.UTC(2025, 0, 1), language: 'mbox', contentType: 'docs' }]);
     return batch.files.map(stored);
   } finally {
     rmSync(dir, { recursive: true, force: true });
