@@ -17,7 +17,7 @@ describe('recency boost', () => {
   });
 
   it('lifts a recent hit over an older one of nearly the same score, explains it, and leaves undated hits alone', () => {
-    const hits = [
+    const hits: { id: string; score: number; tsMs: number | null; why?: readonly string[] }[] = [
       { id: 'old', score: 10, tsMs: NOW - 2000 * DAY },
       { id: 'undated', score: 9.5, tsMs: null },
       { id: 'new', score: 9.6, tsMs: NOW - 5 * DAY },
