@@ -11,6 +11,8 @@ export interface FileCandidate {
   readonly absPath: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** The file's last commit time, ms since the epoch, when the root is a git work tree and recency is on (issue 22). */
+  readonly committedMs?: number | undefined;
   readonly language: string;
   readonly contentType: ContentType;
 }

@@ -3,7 +3,8 @@
  * document's own dates win over the file system's: a message's or section's date in its heading
  * path (mail threads, chat exports: `### Ann — 2024-03-01T10:00:00Z`), else the latest
  * date-time written in a document chunk (a chat message's timestamp), else the file's
- * (frontmatter `updated`, `date`, a mail's date), else its mtime. Pure: no clock, no I/O.
+ * (frontmatter `updated`, `date`, a mail's date), else its last commit (git), else its mtime.
+ * Pure: no clock, no I/O.
  */
 
 /** `2024-03-01`, `2024-03-01T10:00`, `2024-03-01 10:00:00Z`, `2024-03-01T10:00:00.000+02:00`. */
@@ -36,7 +37,7 @@ function asTime(v: unknown, latest: number): number | undefined {
   return undefined;
 }
 
-/** A file's timestamp: frontmatter/mail `updated`, `modified`, `date`, else its mtime; null when none is usable. */
+/** A file's timestamp: frontmatter/mail `updated`, `modified`, `date`, else `fallbackMs` (its last commit, else its mtime); null when none is usable. */
 export function fileTimestamp(metadata: Readonly<Record<string, unknown>> | undefined, mtimeMs: number, latest: number): number | null {
   for (const key of ['updated', 'modified', 'lastmod', 'date', 'created']) {
     const t = asTime(metadata?.[key], latest);

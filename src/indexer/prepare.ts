@@ -152,8 +152,8 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
   const file = fileFields(candidate.path);
   const compounds = compoundsByLine(result.text);
   // dates after the file's own mtime (plus a day) are typos or templates, not the time it was written
-  const latest = Math.max(candidate.mtimeMs, 0) + 86_400_000;
-  const fileTs = fileTimestamp(parsed.metadata ?? result.metadata, candidate.mtimeMs, latest);
+  const latest = Math.max(candidate.mtimeMs, candidate.committedMs ?? 0, 0) + 86_400_000;
+  const fileTs = fileTimestamp(parsed.metadata ?? result.metadata, candidate.committedMs ?? candidate.mtimeMs, latest);
   const document = result.contentType === 'docs';
   const chunks = drafts.map((d): PreparedChunk => {
     const text = view.subarray(d.startByte, d.endByte).toString('utf8');

@@ -4,7 +4,8 @@
  * (encrypted, image-only, broken, not an mbox, wrongly encoded) end as skip reasons while every
  * other file is still indexed.
  */
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCollection, openCollection, type Engine, type IndexReport } from '../../src/index.js';
@@ -124,6 +125,41 @@ describe('frontmatter filters and the recency boost', () => {
       expect(old.why!.some((w) => w.startsWith('recency ×1.00'))).toBe(true);
     } finally {
       engine.close();
+    }
+  });
+});
+
+describe('content timestamps from git history', () => {
+  it("dates undated files by their last commit, not by the checkout's mtime", async () => {
+    const t = tempDir('scry-gitdates-');
+    try {
+      const root = join(t.dir, 'wiki');
+      const git = (args: string[], date?: string) =>
+        execFileSync('git', ['-C', root, ...args], { env: { PATH: process.env.PATH ?? '', HOME: t.dir, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x', ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) } });
+      writeTree(root, { 'a-guide.md': '# Deploy guide\n\nRoll out the release with the canary script.\n' });
+      git(['init', '-q']);
+      git(['add', '.']);
+      git(['commit', '-q', '-m', 'old'], '2019-01-01T00:00:00Z');
+      writeTree(root, { 'b-guide.md': '# Deploy guide\n\nRoll out the release with the canary script.\n' });
+      git(['add', '.']);
+      git(['commit', '-q', '-m', 'new'], '2025-05-01T00:00:00Z');
+      // a fresh checkout: both files have the same mtime
+      const same = new Date(Date.UTC(2025, 5, 1));
+      for (const f of ['a-guide.md', 'b-guide.md']) utimesSync(join(root, f), same, same);
+      const env = isolatedEnv(t.dir);
+      addCollection('wiki', root, { env });
+      const engine = await openCollection('wiki', { env, clock: { now: () => Date.UTC(2025, 5, 1) } });
+      try {
+        await engine.index();
+        const res = await engine.search('canary release', { explain: true });
+        expect(res.results.map((r) => r.path)).toEqual(['b-guide.md', 'a-guide.md']);
+        expect(res.results[0]!.why!.some((w) => w.includes('(age 31 d)'))).toBe(true);
+        expect(res.results[1]!.why!.some((w) => /\(age 2343 d\)/.test(w))).toBe(true);
+      } finally {
+        engine.close();
+      }
+    } finally {
+      t.cleanup();
     }
   });
 });
