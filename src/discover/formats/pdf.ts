@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { DEFAULT_DOCUMENT_LIMITS, headingText, type DocumentLimits, type Extracted } from './document.js';
 
 /** A line of a page as pdf.js lays it out: its text and the largest glyph height on it. */
@@ -56,6 +58,15 @@ function renderPage(n: number, lines: readonly Line[]): string {
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * pdf.js's character maps and standard font metrics, read from its own package directory (local
+ * files, never the network): without the maps, text set in CID fonts (CJK) comes out empty.
+ */
+function pdfjsData(): { cMapUrl: string; standardFontDataUrl: string } {
+  const dir = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  return { cMapUrl: `${join(dir, 'cmaps')}/`, standardFontDataUrl: `${join(dir, 'standard_fonts')}/` };
+}
+
 const errorName = (err: unknown): string => (typeof err === 'object' && err !== null && 'name' in err ? String((err as { name: unknown }).name) : '');
 
 /**
@@ -66,7 +77,7 @@ const errorName = (err: unknown): string => (typeof err === 'object' && err !== 
 export async function extractPdf(bytes: Uint8Array, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): Promise<Extracted> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // a copy: pdf.js takes ownership of (and detaches) the buffer it is given
-  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false });
+  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), ...pdfjsData(), cMapPacked: true, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false });
   let doc: Awaited<typeof task.promise>;
   try {
     doc = await task.promise;
