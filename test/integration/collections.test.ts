@@ -79,6 +79,7 @@ describe('collections', () => {
       const bad = (await client.callTool({ name: 'search_code', arguments: { query: 'rotate', collections: ['elsewhere'] } })) as unknown as { isError?: boolean; structuredContent: { ok: boolean } };
       expect(bad.isError).toBe(true);
       expect(bad.structuredContent.ok).toBe(false);
+      expect((bad.structuredContent as unknown as { error: string }).error).toBe('not_found');
     } finally {
       await client.close();
       member.engine.close();
