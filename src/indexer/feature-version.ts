@@ -46,7 +46,7 @@ export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
   4: '4a4a292804b06d0a',
   5: '0ed53ffb57a5b971',
   6: 'd0cb7e54209e200a',
-  7: 'd93b5becbf66b5d0',
+  7: '1de9f635c9f93dae',
 };
 
 /**

@@ -64,6 +64,9 @@ describe('documents in a collection', () => {
     expect(hit).toMatchObject({ path: 'mail/ops.mbox', language: 'mbox' });
     expect(`${hit!.container} > ${hit!.symbol}`).toContain('2024-03-02T09:00:00.000Z');
     expect((await top('signing keys June'))[0]).toMatchObject({ path: 'mail/one.eml' });
+    // headers are fields: any sender of a thread file filters it
+    expect(new Set((await engine.search('cache', { where: { from: 'bob@x.org' } })).results.map((r) => r.path))).toEqual(new Set(['mail/ops.mbox']));
+    expect((await engine.search('signing keys', { where: { from: 'bob@x.org' } })).results).toEqual([]);
   });
 
   it('reads HTML pages as text by headings: scripts and navigation are not indexed', async () => {

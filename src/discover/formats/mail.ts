@@ -11,11 +11,17 @@ interface Message {
   readonly subject: string;
   readonly from: string;
   readonly to: string;
+  /** Bare addresses (lowercase) of the sender and of the recipients, for `--where from=...`. */
+  readonly fromAddresses: readonly string[];
+  readonly toAddresses: readonly string[];
   readonly date: Date | undefined;
   readonly body: string;
 }
 
 const addresses = (a: AddressObject | AddressObject[] | undefined): string => (a === undefined ? '' : (Array.isArray(a) ? a.map((x) => x.text).join(', ') : a.text));
+
+const bare = (a: AddressObject | AddressObject[] | undefined): string[] =>
+  (a === undefined ? [] : Array.isArray(a) ? a : [a]).flatMap((o) => o.value).flatMap((v) => [v.address, ...(v.group ?? []).map((g) => g.address)]).filter((x): x is string => !!x).map((x) => x.toLowerCase());
 
 /** `Re: Fwd: AW: subject` → `subject`, for threading messages without references. */
 export const threadSubject = (s: string): string => s.replace(/^\s*((re|fwd?|aw|wg|sv)\s*(\[\d+\])?:\s*)+/i, '').trim().toLowerCase();
@@ -50,6 +56,8 @@ function toMessage(m: ParsedMail): Message {
     subject: m.subject ?? '(no subject)',
     from: addresses(m.from),
     to: addresses(m.to),
+    fromAddresses: bare(m.from),
+    toAddresses: [...bare(m.to), ...bare(m.cc)],
     date: m.date && !Number.isNaN(m.date.getTime()) ? m.date : undefined,
     body: newText(text),
   };
@@ -128,7 +136,9 @@ export async function extractMail(bytes: Uint8Array, kind: 'eml' | 'mbox', limit
   if (text.length > limits.maxChars) return { ok: false, reason: 'too_large', detail: `over ${limits.maxChars} characters of text` };
   const dated = useful.filter((m) => m.date).sort((a, b) => b.date!.getTime() - a.date!.getTime());
   const first = useful[0]!;
-  const metadata: Record<string, unknown> = { subject: first.subject, from: first.from, to: first.to, messages: useful.length };
+  // fields to filter on: every sender's and recipient's bare address (`--where from=ann@example.org`)
+  const uniq = (xs: string[]): string[] => [...new Set(xs)];
+  const metadata: Record<string, unknown> = { subject: first.subject, from: uniq(useful.flatMap((m) => m.fromAddresses)), to: uniq(useful.flatMap((m) => m.toAddresses)), messages: useful.length };
   if (dated[0]) metadata.date = dated[0].date!.toISOString();
   // several threads: the file's first subject heads them all; one thread is its own top heading
   return { ok: true, text: all.length > 1 ? `# ${headingText(first.subject)}\n\n${text}` : text.replace(/^## /, '# ').replace(/^### /gm, '## '), metadata };
