@@ -53,7 +53,7 @@ export async function searchCollectionsCommand(io: CliIO, query: string, t: Coll
 export function formatCollectionSearch(response: CollectionSearchResponse, color: boolean): string {
   const lines = formatResults(response.results, color);
   const n = response.results.length;
-  const per = response.meta.collections.map((c) => `${c.name} ${c.results}/${c.indexedFiles} files (${c.mode})`).join(', ');
+  const per = response.meta.collections.map((c) => `${c.name} ${c.results}/${c.indexedFiles} files (${c.mode}${c.freshness === 'fresh' || c.freshness === 'unwatched' ? '' : `, ${c.freshness}`})`).join(', ');
   lines.push(`${n === 0 ? 'no results' : `${n} result${n === 1 ? '' : 's'}`} · merged by ${response.meta.merge} over ${per}`);
   return `${lines.join('\n')}\n`;
 }

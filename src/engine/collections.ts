@@ -12,6 +12,7 @@ import { resolveCacheDir, resolveRoot } from '../config/resolve.js';
 import type { ConfigInput } from '../config/schema.js';
 import { mergeCollectionHits, type CollectionResult } from '../search/collection-merge.js';
 import type { SearchMeta } from '../search/search-result.js';
+import type { Freshness } from '../freshness/freshness.js';
 import { createEngine } from './engine.js';
 import type { Engine, SearchOptions } from './engine-api.js';
 import { checkSearchRequest } from './request-checks.js';
@@ -127,6 +128,8 @@ export interface CollectionSearchMeta {
   readonly indexedFiles: number;
   readonly results: number;
   readonly tookMs: number;
+  /** How fresh this collection's index is (`fresh`, `pending`, `indexing`, `unwatched`): each collection has its own. */
+  readonly freshness: Freshness['state'];
 }
 
 export interface CollectionSearchResponse {
@@ -151,6 +154,8 @@ export async function searchCollections(members: readonly CollectionMember[], qu
     }),
   );
   const merged = mergeCollectionHits(answers.map(({ m, response }) => ({ collection: m.name, mode: response.meta.mode, results: response.results })), limit, options.explain === true);
-  const collections = answers.map(({ m, response }) => ({ name: m.name, root: response.meta.root, mode: response.meta.mode, indexedFiles: response.meta.indexedFiles, results: response.results.length, tookMs: response.meta.tookMs }));
+  const collections = answers.map(({ m, response }) => ({
+    name: m.name, root: response.meta.root, mode: response.meta.mode, indexedFiles: response.meta.indexedFiles, results: response.results.length, tookMs: response.meta.tookMs, freshness: m.engine.freshness().state,
+  }));
   return { query, results: merged.results, meta: { merge: merged.merge, collections } };
 }

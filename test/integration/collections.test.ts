@@ -55,6 +55,8 @@ describe('collections', () => {
     // the include glob kept the .txt file out of the collection's index
     expect(cited).not.toContain('notes:scratch.txt');
     expect(response.meta.collections.map((c: { name: string }) => c.name)).toEqual(['project', 'notes']);
+    // no watcher in a one-shot CLI search: each collection says so on its own
+    expect(response.meta.collections.map((c: { freshness: string }) => c.freshness)).toEqual(['unwatched', 'unwatched']);
   });
 
   it('searches only the named collections', async () => {
