@@ -81,3 +81,10 @@ export { fingerprintKey, EMBED_PROVIDERS } from './embed/provider.js';
 export type { EmbeddingProvider, EmbedProviderName, ModelFingerprint, EmbedPurpose, EmbedRequestOptions } from './embed/provider.js';
 export type { EmbedProgress, EmbedReport } from './indexer/embed-pass.js';
 export type { SemanticStatus } from './engine/status.js';
+// Collections (issue 22): named roots with their own rules and databases, searched together.
+export { addCollection, listCollections, removeCollection, renameCollection, openCollection, searchCollections, collectionTypes } from './engine/collections.js';
+export type { AddCollectionOptions, CollectionInfo, CollectionMember, CollectionSearchMeta, CollectionSearchResponse, CollectionsLocation, OpenCollectionOptions } from './engine/collections.js';
+export { PROJECT_COLLECTION } from './config/collections.js';
+export type { CollectionEntry } from './config/collections.js';
+export { mergeCollectionHits } from './search/collection-merge.js';
+export type { CollectionHits, CollectionResult, MergedCollections } from './search/collection-merge.js';

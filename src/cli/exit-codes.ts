@@ -40,6 +40,9 @@ const BY_CODE: Record<ErrorCode, number> = {
   CANCELLED: EXIT.failure,
   LSP_FAILED: EXIT.failure,
   LSP_TIMEOUT: EXIT.failure,
+  COLLECTION_NOT_FOUND: EXIT.notFound,
+  COLLECTION_EXISTS: EXIT.usage,
+  COLLECTION_REGISTRY_CORRUPT: EXIT.database,
 };
 
 export function exitCodeFor(code: ErrorCode): number {

@@ -26,10 +26,23 @@ function renderMarks(text: string, color: boolean): string {
 }
 
 export function formatSearch(response: SearchResponse, color: boolean): string {
+  const lines = formatResults(response.results, color);
+  const c = (code: string, s: string): string => (color ? `${code}${s}${RESET}` : s);
+  const m = response.meta;
+  const n = response.results.length;
+  const dropped = m.droppedTerms.length > 0 ? ` · ${m.droppedTerms.length} term${m.droppedTerms.length === 1 ? '' : 's'} ignored` : '';
+  const r = m.rerank;
+  const rerank = r ? ` · reranked by ${r.provider} ${r.model} (${r.scored}/${r.candidates}${r.skipped ? `, ${r.skipped.reason}` : ''})` : '';
+  lines.push(c(DIM, `${n === 0 ? 'no results' : `${n} result${n === 1 ? '' : 's'}`} · ${m.semantic}${rerank} · ${m.tookMs} ms${dropped}`));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Each result as its header, `why` and snippet lines; a result from a collection is cited `collection:path:lines`. */
+export function formatResults(results: readonly SearchResponse['results'][number][], color: boolean): string[] {
   const lines: string[] = [];
   const c = (code: string, s: string): string => (color ? `${code}${s}${RESET}` : s);
-  for (const r of response.results) {
-    const where = `${r.path}:${r.startLine}-${r.endLine}`;
+  for (const r of results) {
+    const where = `${r.collection !== undefined ? `${r.collection}:` : ''}${r.cite ?? `${r.path}:${r.startLine}-${r.endLine}`}`;
     const label = [r.container, r.symbol].filter(Boolean).join(' > ');
     const extra = r.matches !== undefined ? ` · ${r.matches} matching chunk${r.matches === 1 ? '' : 's'}` : '';
     lines.push(`${c(CYAN, where)} ${c(DIM, `${r.language} · score ${r.score.toFixed(2)}${extra}`)}${label ? `  ${label}` : ''}`);
@@ -39,13 +52,7 @@ export function formatSearch(response: SearchResponse, color: boolean): string {
     });
     lines.push('');
   }
-  const m = response.meta;
-  const n = response.results.length;
-  const dropped = m.droppedTerms.length > 0 ? ` · ${m.droppedTerms.length} term${m.droppedTerms.length === 1 ? '' : 's'} ignored` : '';
-  const r = m.rerank;
-  const rerank = r ? ` · reranked by ${r.provider} ${r.model} (${r.scored}/${r.candidates}${r.skipped ? `, ${r.skipped.reason}` : ''})` : '';
-  lines.push(c(DIM, `${n === 0 ? 'no results' : `${n} result${n === 1 ? '' : 's'}`} · ${m.semantic}${rerank} · ${m.tookMs} ms${dropped}`));
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 /**

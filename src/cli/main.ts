@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { EngineError, isEngineError } from '../core/errors.js';
 import { registerModelsCommand } from './commands/models-register.js';
 import { registerEmbedCommands } from './commands/embed-register.js';
+import { registerCollectionCommand } from './commands/collection-register.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
 import { lazyAction, type CommandResult } from './lazy-action.js';
@@ -46,12 +47,15 @@ function buildProgram(io: CliIO, result: CommandResult): Command {
     .option('--path <glob>', 'only paths matching a glob or directory prefix (repeatable, comma-separated)', collect)
     .option('--lang <language>', 'only these languages, e.g. typescript,python (repeatable)', collect)
     .option('--type <type>', 'only these content types: code, docs, config, text (repeatable)', collect)
+    .option('--where <field=value>', 'only documents whose field has this value: markdown frontmatter (status=open, tags=auth) or mail headers (from=..., subject=...) (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--no-rerank', 'skip the model reranker configured under `rerank` (structural ranking only)')
     .option('--mode <mode>', 'lexical, vector or hybrid (default: hybrid when the index has vectors for the configured model, else lexical); lines starting lex:, vec: or hyde: route sub-queries')
     .option('--explain', 'show how each score came about: BM25, then each prior, structural step and model score; in vector/hybrid mode each list\'s RRF share')
     .option('--json', 'JSON output: {query, results: [{path, startLine, endLine, score, language, kind, symbol, snippet, rerankScore?, fusion?, ...}], meta: {mode, semantic, ...}}')
     .option('--no-color', 'no ANSI colour in human output (also when the NO_COLOR environment variable is set)')
-    .addHelpText('after', '\nExamples:\n  scry search "where is the sqlite database opened"\n  scry search parseConfig --lang ts -k 5\n  scry search "retry" --path "src/**" --type code --json\n  cat stacktrace.txt | scry search - --files\n  scry search "where is the config read" --mode vector --explain')
+    .option('--collection <name>', 'search these collections together (see `scry collection`; "project" is the current project), merged, each result naming its collection (repeatable, comma-separated)', collect)
+    .option('--all', 'search the current project and every registered collection together')
+    .addHelpText('after', '\nExamples:\n  scry search "where is the sqlite database opened"\n  scry search parseConfig --lang ts -k 5\n  scry search "retry" --path "src/**" --type code --json\n  cat stacktrace.txt | scry search - --files\n  scry search "where is the config read" --mode vector --explain\n  scry search "rotate the signing key" --collection project,runbooks --explain\n  scry search "outage postmortem" --all --json')
     .action(run(() => import('./commands/search-command.js').then((m) => m.searchCommand)));
 
   program
@@ -252,9 +256,10 @@ function buildProgram(io: CliIO, result: CommandResult): Command {
     .option('--read-only', 'hide the write tools (apply_unified_diff, apply_text_edits); by default they stage changes and return requires_confirmation')
     .option('--allow-writes', 'let write tools apply their changes directly (the server mints a token per call): for clients that ask the user before each write tool call, as Claude Code does')
     .option('--no-watch', 'do not watch files: index once on start (and on request from `scry index`), nothing more')
+    .option('--collection <name>', 'also serve these collections (see `scry collection`), each kept fresh like the project; search_code and search_docs then take collections: ["project", NAME] (repeatable, comma-separated)', collect)
     .addHelpText(
       'after',
-      '\nstdout carries the MCP protocol in stdio mode; logs go to stderr.\n\nExamples:\n  scry mcp --root ~/src/app\n  claude mcp add scry -- scry mcp --root ~/src/app\n  scry mcp --http --port 7333 --read-only',
+      '\nstdout carries the MCP protocol in stdio mode; logs go to stderr.\n\nExamples:\n  scry mcp --root ~/src/app\n  claude mcp add scry -- scry mcp --root ~/src/app\n  scry mcp --collection runbooks,mail\n  scry mcp --http --port 7333 --read-only',
     )
     .action(async (flags) => {
       const { mcpCommand } = await import('./commands/mcp-command.js');
@@ -263,6 +268,7 @@ function buildProgram(io: CliIO, result: CommandResult): Command {
 
   registerModelsCommand(program, io, result);
   registerEmbedCommands(program, io, result);
+  registerCollectionCommand(program, io, result);
 
   return program;
 }

@@ -4,7 +4,7 @@ import envPaths from 'env-paths';
 import { EngineError } from '../core/errors.js';
 import { shortHash } from '../core/hash.js';
 import { DEFAULT_CONFIG } from './defaults.js';
-import type { ChunkConfig, ConfigInput, ConfigOutput, EmbedConfig, FieldWeights, FusionConfig, LlmConfig, LspConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
+import type { ChunkConfig, ConfigInput, DocumentsConfig, ConfigOutput, EmbedConfig, FieldWeights, FusionConfig, LlmConfig, LspConfig, RankingConfig, RerankConfig, WatchConfig } from './schema.js';
 
 type SearchModeName = 'lexical' | 'vector' | 'hybrid';
 
@@ -23,6 +23,8 @@ export interface ResolvedConfig {
   readonly ignore: readonly string[];
   readonly denylist: { readonly add: readonly string[]; readonly remove: readonly string[] };
   readonly chunk: Readonly<ChunkConfig>;
+  /** PDFs, e-mail and HTML as documents (see the `documents` option). */
+  readonly documents: Readonly<DocumentsConfig>;
   /** Parse code with tree-sitter (see the `syntax` option). */
   readonly syntax: boolean;
   /** Wall-clock guard per parsed file (see the `parseTimeoutMs` option). */
@@ -73,6 +75,11 @@ export function resolveRoot(root: string): string {
   }
   if (!statSync(real).isDirectory()) throw new EngineError('ROOT_NOT_DIRECTORY', { root: abs });
   return real;
+}
+
+/** The scry cache dir: SCRY_CACHE_DIR, else the user cache dir (env-paths) for `scry`. */
+export function resolveCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return env.SCRY_CACHE_DIR ? resolve(env.SCRY_CACHE_DIR) : envPaths('scry', { suffix: '' }).cache;
 }
 
 /** Default database location: `<user cache>/scry/projects/<name>-<hash of real root>/index.db`. */
@@ -139,7 +146,7 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
       : structuredClone(DEFAULT_CONFIG);
   if (options.overrides) sources.push('options');
 
-  const cacheDir = env.SCRY_CACHE_DIR ? resolve(env.SCRY_CACHE_DIR) : envPaths('scry', { suffix: '' }).cache;
+  const cacheDir = resolveCacheDir(env);
   const explicitDb = options.db ?? (env.SCRY_DB || undefined) ?? merged.db;
   let dbPath: string;
   if (explicitDb !== undefined) {
@@ -159,6 +166,7 @@ export async function resolveConfig(options: ResolveOptions): Promise<ResolvedCo
     ignore: merged.ignore,
     denylist: merged.denylist,
     chunk: merged.chunk,
+    documents: merged.documents,
     syntax: merged.syntax,
     parseTimeoutMs: merged.parseTimeoutMs,
     search: merged.search,

@@ -214,6 +214,14 @@ export const rankingSchema = z
     fileDecay: z.number().min(0.1).max(1).default(1),
     /** Each chunk's score × ((1 − fileBlend) + fileBlend × its file's score / the best file's). Range 0–1; 0 is off. */
     fileBlend: z.number().min(0).max(1).default(0),
+    /**
+     * Recency boost (issue 22, seed 001): score × (1 + recency × 0.5^(age / recencyHalfLifeDays)),
+     * from each chunk's content timestamp; a chunk without one is neither boosted nor penalised.
+     * Range 0–1; 0 (default, right for code) is off; document collections default to 0.15.
+     */
+    recency: z.number().min(0).max(1).default(0),
+    /** Half-life of the recency boost, in days. Range 1–36500; default 180. */
+    recencyHalfLifeDays: z.number().min(1).max(36_500).default(180),
   })
   .strict();
 
@@ -287,6 +295,16 @@ export const configSchema = z
      */
     parseTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
     chunk: chunkSchema.default({ windowLines: 60, overlapLines: 8, maxBytes: 4096 }),
+    /** Documents whose bytes are not their text (issue 22): PDFs, e-mail (.eml, .mbox), HTML pages. */
+    documents: z
+      .object({
+        /** PDFs and mail files larger than this are skipped (`too_large`). Range 1 KB–1 GB; default 50 MB. */
+        maxBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(50_000_000),
+        /** `source` (default): HTML is code, parsed as markup; `text`: its main text by headings, as a document (collections of web pages). */
+        html: z.enum(['source', 'text']).default('source'),
+      })
+      .strict()
+      .prefault({}),
     search: z
       .object({
         /** Default number of results. Range 1–1000; default 10. */
@@ -317,6 +335,7 @@ export type ConfigOutput = z.output<typeof configSchema>;
 export type ChunkConfig = z.output<typeof chunkSchema>;
 export type FieldWeights = z.output<typeof weightsSchema>;
 export type RankingConfig = z.output<typeof rankingSchema>;
+export type DocumentsConfig = ConfigOutput['documents'];
 export type RerankConfig = z.output<typeof rerankSchema>;
 export type WatchConfig = z.output<typeof watchSchema>;
 export type EmbedConfig = z.output<typeof embedSchema>;

@@ -64,6 +64,12 @@ export const errorCatalogue = {
   CANCELLED: { message: '{what} was cancelled' },
   LSP_FAILED: { message: 'the language server {server} failed: {reason}', hint: 'see `scry status` (language servers) for the command and the install hint; results fall back to names' },
   LSP_TIMEOUT: { message: 'the language server {server} did not answer {method} within {ms} ms', hint: 'raise lsp.timeoutMs in scry.config.json; results fall back to names meanwhile' },
+  COLLECTION_NOT_FOUND: { message: 'no collection named {name}', hint: '`scry collection list` shows the registered collections; `scry collection add NAME DIR` registers one' },
+  COLLECTION_EXISTS: { message: 'a collection named {name} already exists (root {root})', hint: 'choose another name, or `scry collection remove NAME` first' },
+  COLLECTION_REGISTRY_CORRUPT: {
+    message: 'the collection registry {path} cannot be read: {reason}',
+    hint: 'fix or delete the file by hand (scry never resets it); the indexes it names are untouched',
+  },
 } as const satisfies Record<string, { message: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -11,6 +11,8 @@ export interface FileCandidate {
   readonly absPath: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** The file's last commit time, ms since the epoch, when the root is a git work tree and recency is on (issue 22). */
+  readonly committedMs?: number | undefined;
   readonly language: string;
   readonly contentType: ContentType;
 }
@@ -27,4 +29,10 @@ export type SkipReason =
   | 'symlink_duplicate'
   | 'broken_symlink'
   | 'unreadable'
-  | 'special_file';
+  | 'special_file'
+  /** A document (PDF) that needs a password. */
+  | 'encrypted'
+  /** A document with no text to index: an image-only PDF, mail without a readable message. */
+  | 'no_text'
+  /** A document its parser cannot read (broken PDF, not an mbox). */
+  | 'malformed';

@@ -26,6 +26,7 @@ const BY_EXTENSION: Record<string, LanguageInfo> = {
   hcl: code('hcl'), cmake: code('cmake'), gradle: code('groovy'),
   md: docs('markdown'), markdown: docs('markdown'), mdx: docs('markdown'), rst: docs('rst'),
   adoc: docs('asciidoc'), txt: docs('text'), tex: docs('latex'),
+  pdf: docs('pdf'), eml: docs('email'), mbox: docs('mbox'),
   json: config('json'), jsonc: config('json'), json5: config('json'), yaml: config('yaml'),
   yml: config('yaml'), toml: config('toml'), ini: config('ini'), cfg: config('ini'),
   conf: config('ini'), properties: config('properties'), xml: config('xml'), plist: config('xml'),
@@ -74,6 +75,17 @@ export function detectLanguage(path: string, firstLine?: string): LanguageInfo {
     for (const [re, info] of SHEBANG) if (re.test(firstLine)) return info;
   }
   return TEXT;
+}
+
+/** Languages whose bytes are not their text: read through an extractor (discover/formats), not decoded. */
+const EXTRACTED = new Set(['pdf', 'email', 'mbox']);
+
+/**
+ * Whether a file of `language` is a document read through an extractor (PDF, e-mail, and HTML
+ * when `html` is `text`) rather than decoded as text.
+ */
+export function isExtracted(language: string, html: 'source' | 'text' = 'source'): boolean {
+  return EXTRACTED.has(language) || (html === 'text' && language === 'html');
 }
 
 /** Languages a user can filter by (`--lang`), for validation and help text. */

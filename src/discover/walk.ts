@@ -3,13 +3,15 @@ import { join, relative, sep } from 'node:path';
 import type { FileCandidate, SkipReason } from '../core/file.js';
 import { BUILTIN_DENYLIST, BUILTIN_SECRET_PATHS, BUILTIN_SECRETS, adjustList } from './denylist.js';
 import { IgnoreRules } from './ignore-rules.js';
-import { detectLanguage } from './language.js';
+import { detectLanguage, isExtracted } from './language.js';
 import { prefilteredIgnore, type PathFilter } from './prefiltered-ignore.js';
 
 export interface WalkOptions {
   /** Real path of the root. */
   readonly root: string;
   readonly maxFileBytes: number;
+  /** The size limit of PDFs and mail files (config `documents.maxBytes`); default maxFileBytes. */
+  readonly maxDocumentBytes?: number | undefined;
   /** Extra gitignore-style patterns from config. */
   readonly ignore: readonly string[];
   readonly denylist: { readonly add: readonly string[]; readonly remove: readonly string[] };
@@ -136,9 +138,10 @@ function classify(options: WalkOptions, filters: Filters, rules: IgnoreRules, ab
   if (!stats.isFile()) return { kind: 'skip', skipped: { path: rel, reason: 'special_file' } };
   // a link is judged by its target's path too, or `notes.txt -> .env` would leak the secret
   const target = real === abs ? rel : toPosix(relative(options.root, real));
-  const reason = fileReason(filters, rules, rel, target) ?? (stats.size > options.maxFileBytes ? 'too_large' : undefined);
-  if (reason) return { kind: 'skip', skipped: { path: rel, reason } };
   const info = detectLanguage(rel);
+  const limit = options.maxDocumentBytes !== undefined && isExtracted(info.language) ? options.maxDocumentBytes : options.maxFileBytes;
+  const reason = fileReason(filters, rules, rel, target) ?? (stats.size > limit ? 'too_large' : undefined);
+  if (reason) return { kind: 'skip', skipped: { path: rel, reason } };
   return { kind: 'file', candidate: { path: rel, absPath: real, size: stats.size, mtimeMs: Math.floor(stats.mtimeMs), language: info.language, contentType: info.contentType } };
 }
 

@@ -198,11 +198,12 @@ class EngineImpl implements Engine {
       query,
       limit,
       files: options.files ?? false,
-      filters: { path: options.path, language: options.language, type: options.type },
+      filters: { path: options.path, language: options.language, type: options.type, where: options.where },
       weights: this.config.search.weights,
       ranking: this.config.search.ranking,
       snippetLines,
       explain: options.explain ?? false,
+      nowMs: this.clock.now(),
     };
     // the query embedding is awaited first; then every read of the search in one snapshot
     const prepared = await this.semantic.prepare(this.reads.store(), query, options.mode ?? this.config.search.mode, options.signal);
@@ -267,7 +268,7 @@ class EngineImpl implements Engine {
 
   private get walkOptions(): WalkOptions {
     const c = this.config;
-    return { root: this.root, maxFileBytes: c.maxFileBytes, ignore: c.ignore, denylist: c.denylist };
+    return { root: this.root, maxFileBytes: c.maxFileBytes, maxDocumentBytes: c.documents.maxBytes, ignore: c.ignore, denylist: c.denylist };
   }
 
   private indexedPaths = (): string[] => {

@@ -12,12 +12,12 @@ import type { ReferenceOptions, SearchOptions, SymbolOptions } from './engine-ap
  * QUERY_EMPTY). Each throws the EngineError the Engine method itself would throw for the same
  * arguments, from the same validators, so the two cannot drift apart. Nothing here touches disk.
  */
-export function checkSearchRequest(query: unknown, options: Pick<SearchOptions, 'limit' | 'mode' | 'path' | 'language' | 'type'> = {}): void {
+export function checkSearchRequest(query: unknown, options: Pick<SearchOptions, 'limit' | 'mode' | 'path' | 'language' | 'type' | 'where'> = {}): void {
   if (typeof query !== 'string') throw new EngineError('INVALID_ARGUMENT', { name: 'query', reason: 'must be a string' });
   const { limit, mode } = options;
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 1000' });
   if (mode !== undefined && !['auto', 'lexical', 'vector', 'hybrid'].includes(mode)) throw new EngineError('INVALID_ARGUMENT', { name: 'mode', reason: 'must be auto, lexical, vector or hybrid' });
-  compileFilters({ path: options.path, language: options.language, type: options.type });
+  compileFilters({ path: options.path, language: options.language, type: options.type, where: options.where });
   const subs = parseSubQueries(query);
   // a query without typed lines goes to the lexical list whole: it must have a term in it
   if (!subs.typed) parseQuery(query);

@@ -30,8 +30,13 @@ import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
  *      which reference search and `related` read instead of parsing; a window after an overlap
  *      reaches the next non-blank line (no trimmed window repeats the end of the one before);
  *      the FTS `parts` field holds the character bigrams of CJK text (Han, kana, Hangul).
+ *  7 — documents (issue 22): `.pdf`, `.eml` and `.mbox` files are read through extractors
+ *      (pdf.js, mailparser) into markdown-shaped text (pages, threads, messages) and chunked by
+ *      heading; `.eml`/`.mbox` were line windows of raw MIME before. Each chunk records its content
+ *      timestamp (`ts_ms`, schema 8: heading date, document date-time, file date or mtime). The
+ *      digest now includes a fixed mbox read through its extractor (feature-digest.test.ts).
  */
-export const INDEX_FEATURE_VERSION = 6;
+export const INDEX_FEATURE_VERSION = 7;
 
 /**
  * Digest of the index output for the golden inputs, by feature version (see the test named
@@ -41,6 +46,7 @@ export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
   4: '4a4a292804b06d0a',
   5: '0ed53ffb57a5b971',
   6: 'd0cb7e54209e200a',
+  7: '1de9f635c9f93dae',
 };
 
 /**

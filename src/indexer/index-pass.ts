@@ -1,4 +1,5 @@
 import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
+import { lastCommitDates } from '../discover/git-dates.js';
 import type { Clock, Logger } from '../core/logger.js';
 import type { FileCandidate, SkipReason } from '../core/file.js';
 import type { ResolvedConfig } from '../config/resolve.js';
@@ -85,7 +86,7 @@ function scan(ctx: IndexPassContext, skip: (reason: SkipReason) => void): Scan {
   const { config } = ctx;
   const candidates: FileCandidate[] = [];
   const notDirectories: string[] = [];
-  const walkOptions = { root: ctx.root, maxFileBytes: config.maxFileBytes, ignore: config.ignore, denylist: config.denylist };
+  const walkOptions = { root: ctx.root, maxFileBytes: config.maxFileBytes, maxDocumentBytes: config.documents.maxBytes, ignore: config.ignore, denylist: config.denylist };
   if (ctx.paths) {
     for (const check of checkPaths(walkOptions, ctx.paths)) {
       if (check.kind === 'file') candidates.push(check.candidate);
@@ -178,6 +179,16 @@ interface QueuedBatch {
 }
 
 /**
+ * The work with each file's last commit time (content timestamps, issue 22), read from git once
+ * per pass, only when the recency boost is on (documents): code projects pay nothing for it.
+ */
+function withCommitDates(ctx: IndexPassContext, work: readonly FileCandidate[]): readonly FileCandidate[] {
+  if (!(ctx.config.search.ranking.recency > 0) || work.length === 0) return work;
+  const dates = lastCommitDates(ctx.root);
+  return dates.size === 0 ? work : work.map((c) => (dates.has(c.path) ? { ...c, committedMs: dates.get(c.path) } : c));
+}
+
+/**
  * Prepares and writes the work. Pipelined: the next batches are prepared (on the workers) while
  * this one is written; the workers are closed whatever happens, or they would keep the process
  * alive. Returns whether the pass was large (worker threads).
@@ -187,8 +198,8 @@ async function prepareAndWrite(ctx: IndexPassContext, work: readonly FileCandida
   const bytesTotal = work.reduce((n, c) => n + c.size, 0);
   const progress = { filesDone: 0, filesTotal: work.length, bytesDone: 0, bytesTotal };
   ctx.onProgress?.({ phase: 'index', ...progress });
-  const queue: QueuedBatch[] = cutBatches(work).map((files) => ({ files, again: false }));
-  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax, parseTimeoutMs: config.parseTimeoutMs };
+  const queue: QueuedBatch[] = cutBatches(withCommitDates(ctx, work)).map((files) => ({ files, again: false }));
+  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax, parseTimeoutMs: config.parseTimeoutMs, documents: config.documents };
   const large = bytesTotal >= WORKER_MIN_BYTES && queue.length > 1;
   const preparer = choosePreparer(ctx, prepareConfig, large);
   const noteFallback = fallbackReporter(ctx.logger);

@@ -2,7 +2,9 @@ import type { ContentType, FileCandidate, SkipReason } from '../core/file.js';
 import { compoundsByLine } from '../core/code-tokens.js';
 import { contentHash } from '../core/hash.js';
 import type { ChunkConfig } from '../config/schema.js';
-import { readCandidate, type ReadResult } from '../discover/read.js';
+import { readCandidate, readDocument, type ReadResult } from '../discover/read.js';
+import { isExtracted } from '../discover/language.js';
+import type { DocumentsConfig } from '../config/schema.js';
 import type { FallbackReason } from '../core/chunk.js';
 import type { Clock } from '../core/logger.js';
 import type { ImportDraft, NameUsesDraft, SymbolDraft } from '../core/symbol.js';
@@ -12,6 +14,7 @@ import { grammarLanguages } from '../parse/languages/registry.js';
 import { LineTable } from '../parse/line-table.js';
 import type { ChunkRecord } from '../store/chunk-repo.js';
 import { chunkFields, fileFields, storedDefines } from './fts-fields.js';
+import { chunkTimestamp, fileTimestamp } from './content-time.js';
 
 const encoder = new TextEncoder();
 
@@ -24,6 +27,8 @@ export interface PrepareConfig {
   readonly syntax: boolean;
   /** Wall-clock guard per parsed file, ms (config `parseTimeoutMs`); default PARSE_TIMEOUT_MS. */
   readonly parseTimeoutMs?: number | undefined;
+  /** PDFs, mail and (with `html: 'text'`) HTML pages read through their extractors (config `documents`). */
+  readonly documents?: DocumentsConfig | undefined;
 }
 
 /** A chunk ready to be written: its row (the ordinal is its position), minus the text, which is
@@ -124,6 +129,18 @@ export function prepareFile(config: PrepareConfig, parser: FileParser, candidate
   return 'read' in r ? parseFile(parser, r) : r;
 }
 
+/** Whether a candidate is a document read through an extractor under this config. */
+const isDocument = (config: PrepareConfig, candidate: FileCandidate): boolean => config.documents !== undefined && isExtracted(candidate.language, config.documents.html);
+
+/** `readFile` for a document: extraction is asynchronous (pdf.js, mailparser). */
+async function readDocumentFile(config: PrepareConfig, candidate: FileCandidate, known: KnownContent): Promise<PreparedFile | KnownFile | Accepted> {
+  const read = await readDocument(config.root, candidate, config.documents!.maxBytes);
+  if (!read.ok) return { ok: false, candidate, reason: read.reason };
+  const same = known.stored?.get(candidate.path) === read.hash ? 'unchanged' : known.reusable?.(read.hash, read.language) ? 'reusable' : undefined;
+  if (same) return { known: same, candidate, hash: read.hash, size: read.size, language: read.language, contentType: read.contentType };
+  return { candidate, read };
+}
+
 /** Chunks an accepted file and computes its FTS fields. */
 function parseFile(parser: FileParser, { candidate, read: result }: Accepted): PreparedFile {
   const input = { path: candidate.path, language: result.language, contentType: result.contentType, text: result.text };
@@ -134,6 +151,10 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const file = fileFields(candidate.path);
   const compounds = compoundsByLine(result.text);
+  // dates after the file's own mtime (plus a day) are typos or templates, not the time it was written
+  const latest = Math.max(candidate.mtimeMs, candidate.committedMs ?? 0, 0) + 86_400_000;
+  const fileTs = fileTimestamp(parsed.metadata ?? result.metadata, candidate.committedMs ?? candidate.mtimeMs, latest);
+  const document = result.contentType === 'docs';
   const chunks = drafts.map((d): PreparedChunk => {
     const text = view.subarray(d.startByte, d.endByte).toString('utf8');
     const fields = chunkFields(file, d, text, compounds);
@@ -148,6 +169,7 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
       container: d.container ?? null,
       signature: d.signature ?? null,
       defines: storedDefines(d),
+      tsMs: chunkTimestamp(d, text, document, fileTs, latest),
       symbolField: fields.symbol,
       signatureField: fields.signature,
       parts: fields.parts,
@@ -171,7 +193,7 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
     uses: parsed.uses,
     parser: parsed.parser,
     fallback: parsed.fallback ?? null,
-    metadata: parsed.metadata ? JSON.stringify(parsed.metadata) : null,
+    metadata: parsed.metadata ? JSON.stringify(parsed.metadata) : result.metadata ? JSON.stringify(result.metadata) : null,
     redactions: result.redactions,
   };
 }
@@ -192,7 +214,7 @@ export async function prepareBatch(config: PrepareConfig, batch: readonly FileCa
   const parser = createFileParser(config.chunk, grammars, onFallback, { timeoutMs: config.parseTimeoutMs, clock });
   for (let i = 0; i < batch.length; i++) {
     const c = batch[i]!;
-    const r = readFile(config, c, known);
+    const r = isDocument(config, c) ? await readDocumentFile(config, c, known) : readFile(config, c, known);
     if ('known' in r) out.known.push(r);
     else if (!('read' in r)) out.files.push(r);
     else {

@@ -22,7 +22,7 @@ export interface Tally {
 }
 
 /** Content-level refusals worth remembering: re-reading an unchanged file would only refuse it again. */
-const REMEMBERED: ReadonlySet<SkipReason> = new Set(['binary', 'minified', 'secret', 'too_large']);
+const REMEMBERED: ReadonlySet<SkipReason> = new Set(['binary', 'minified', 'secret', 'too_large', 'encrypted', 'no_text', 'malformed']);
 
 export function removeFile(store: IndexStore, s: StoredFile): void {
   store.chunks.deleteForFile(s.id);
@@ -112,7 +112,7 @@ function writeParsed(ctx: WriteContext, file: Extract<PreparedFile, { ok: true }
     const body = bytes.subarray(c.startByte, c.endByte).toString('utf8');
     store.chunks.insert(
       fileId,
-      { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container, signature: c.signature, defines: c.defines },
+      { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container, signature: c.signature, defines: c.defines, tsMs: c.tsMs },
       { stem: file.stem, path: file.path, symbol: c.symbolField, signature: c.signatureField, body, parts: c.parts },
     );
   });

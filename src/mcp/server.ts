@@ -15,7 +15,7 @@ import {
   type JSONRPCRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Engine, IndexWatch, StatusReport } from '../index.js';
+import type { CollectionMember, Engine, IndexWatch, StatusReport } from '../index.js';
 import { toolsFor } from '../tools/catalog.js';
 import { runTool } from '../tools/run-tool.js';
 import type { ToolContext, ToolDefinition, WritePolicy } from '../tools/tool.js';
@@ -31,6 +31,8 @@ import type { IndexEvents } from './index-events.js';
 
 export interface ScryServerOptions {
   readonly engine: Engine;
+  /** Named collections served beside the project (`scry mcp --collection NAME`): search tools take `collections: [...]`. */
+  readonly collections?: readonly CollectionMember[] | undefined;
   /** Who may write (tools/tool.ts). `read-only` hides the write tools. Default `stage`. */
   readonly writePolicy?: WritePolicy | undefined;
   /** The engine's watch (`engine.watch()`), shared by every session of this process: tools wait for its first pass when there is no index yet. Without it tools read the index as it is. */
@@ -84,6 +86,7 @@ export function scryServerFactory(options: ScryServerOptions): () => Server {
       const progress = progressSink(typeof token === 'string' || typeof token === 'number' ? token : undefined, (n) => extra.sendNotification(n));
       const ctx: ToolContext = {
         engine,
+        collections: options.collections,
         writePolicy,
         signal: extra.signal,
         onProgress: progress?.tool,

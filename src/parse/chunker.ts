@@ -26,6 +26,9 @@ export interface FileParser {
 /** Called once per language and reason when a grammar'd file falls back to line windows. */
 export type FallbackListener = (language: string, reason: FallbackReason, path: string, detail?: string) => void;
 
+/** Documents extracted to markdown-shaped text by discover/formats. */
+const DOCUMENT_LANGUAGES = new Set(['pdf', 'email', 'mbox', 'html']);
+
 /** HTML-like languages whose `<script>` blocks are parsed with the JavaScript/TypeScript grammars. */
 const SCRIPT_HOSTS = new Set(['vue', 'svelte', 'html']);
 
@@ -53,6 +56,8 @@ export function createFileParser(config: ChunkConfig, grammars: ReadonlyMap<stri
   const window = (input: ChunkInput, reason?: FallbackReason): ParsedFile => plain(chunkWindows(input.text, config, input.language), 'window', reason);
   return {
     parse(input) {
+      // a document's extracted text (PDF, mail, HTML as text) is markdown-shaped: pages, threads, headings
+      if (input.contentType === 'docs' && DOCUMENT_LANGUAGES.has(input.language)) return plain(chunkMarkdown(input.text, config), input.language);
       const grammar = grammars?.get(input.language);
       if (grammar) {
         const result = parseCode(grammar, input, config, guard);

@@ -21,7 +21,15 @@ export interface SearchFilters {
   readonly language?: string | readonly string[] | undefined;
   /** Content types: code, docs, config, text. */
   readonly type?: ContentType | string | readonly string[] | undefined;
+  /**
+   * Document fields that must have a value (issue 22): markdown frontmatter and mail headers,
+   * e.g. `{ status: 'open', tags: 'auth' }`; a list field matches when it holds the value.
+   */
+  readonly where?: Readonly<Record<string, string>> | undefined;
 }
+
+const FIELD = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+
 
 const list = (v: string | readonly string[] | undefined): string[] =>
   v === undefined ? [] : (typeof v === 'string' ? [v] : [...v]).map((s) => s.trim()).filter((s) => s !== '');
@@ -54,9 +62,14 @@ export function compileFilters(filters: SearchFilters): FtsFilter {
   for (const l of languages) {
     if (!known.includes(l)) throw new EngineError('INVALID_ARGUMENT', { name: 'language', reason: `unknown language "${l}"; use one of ${known.join(', ')}` });
   }
+  const where = Object.entries(filters.where ?? {}).map(([field, value]) => {
+    if (!FIELD.test(field) || typeof value !== 'string') throw new EngineError('INVALID_ARGUMENT', { name: 'where', reason: `field "${field}" must be letters, digits, '_', '.', '-' with a string value` });
+    return { field, value };
+  });
   return {
     languages: languages.length > 0 ? languages : undefined,
     contentTypes: contentTypes.length > 0 ? contentTypes : undefined,
     pathMatch: pathMatcher(list(filters.path)),
+    ...(where.length > 0 ? { where } : {}),
   };
 }

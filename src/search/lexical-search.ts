@@ -5,7 +5,8 @@ import { compileFilters, type SearchFilters } from './filters.js';
 import { parseQuery } from './query-parse.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
 import { addFileSupport, aggregateFiles, applyPriors, applyStructure, blendFileScore, capPerFile, decayPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
-import type { SearchResult } from './search-result.js';
+import { pdfCitation, type SearchResult } from './search-result.js';
+import { applyRecency } from './recency.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
 import { DEFAULT_SELECT_PARAMS, LONG_QUERY_SELECT_PARAMS, selectGroups, type DropReason } from './term-select.js';
 
@@ -23,6 +24,8 @@ export interface LexicalParams {
   readonly snippetLines: number;
   /** Rank only: `results` stay empty and `rows` carry the ranked candidates (hybrid search materialises just what it keeps). */
   readonly rankOnly?: boolean | undefined;
+  /** The time content ages are measured from, for the recency boost (`ranking.recency`); default: no boost. */
+  readonly nowMs?: number | undefined;
 }
 
 export interface LexicalOutcome {
@@ -80,7 +83,8 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
   const structure = { names, definitionBoost: r.definitionBoost, testToSource: r.testToSource };
   // files mode aggregates support itself (aggregateFiles); chunk mode gets it per chunk
-  const structured = applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure);
+  const recency = { weight: params.nowMs === undefined ? 0 : r.recency, halfLifeDays: r.recencyHalfLifeDays, nowMs: params.nowMs ?? 0 };
+  const structured = applyRecency(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), recency);
   const ranked = params.files ? structured : blendFileScore(addFileSupport(structured, r.fileSupport), r.fileBlend);
   const scored: Scored[] = capPerFile(decayPerFile(dedupeOverlaps(ranked), r.fileDecay), r.fileCap, r.fileCapWithin);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
@@ -98,6 +102,11 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
     }),
   );
   return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows };
+}
+
+function citation(hit: FtsCandidate): { cite?: string } {
+  const cite = pdfCitation(hit.path, hit.language, hit.container, hit.symbol);
+  return cite !== undefined ? { cite } : {};
 }
 
 /** A candidate as a result: its text read once (kept in `texts` by chunk hash), a snippet around the marked terms. */
@@ -127,6 +136,7 @@ export function toSearchResult(
     snippet: snippet.text,
     snippetLine: snippet.startLine,
     chunkHash: hit.chunkHash,
+    ...citation(hit),
     ...extra,
   };
 }

@@ -35,6 +35,17 @@ export interface SearchResult {
   readonly rerankScore?: number;
   /** With `explain` in vector or hybrid mode: each list's share of the fused score (they sum to `fusion.score`). */
   readonly fusion?: FusionTrace;
+  /** The collection the result came from, when several were searched together (issue 22). */
+  readonly collection?: string;
+  /** How to cite a document's chunk where lines mean little: `file.pdf#page=N` for a PDF page. */
+  readonly cite?: string;
+}
+
+/** `file.pdf#page=N` for a chunk of a PDF's page N (its heading path starts `Page N`), else undefined. */
+export function pdfCitation(path: string, language: string, container: string | null, symbol: string | null): string | undefined {
+  if (language !== 'pdf') return undefined;
+  const page = /^Page (\d+)\b/.exec(container ?? symbol ?? '');
+  return page ? `${path}#page=${page[1]}` : undefined;
 }
 
 /** How a fused result's score came about (Reciprocal Rank Fusion, see src/search/fusion.ts). */

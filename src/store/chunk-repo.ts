@@ -27,6 +27,8 @@ export interface ChunkRecord {
    * '' when they are just the symbol, or none. Null only in rows written before schema 5 (unknown).
    */
   readonly defines: string | null;
+  /** Content timestamp, ms since the epoch (schema 8); null when unknown. */
+  readonly tsMs: number | null;
 }
 
 /**
@@ -44,9 +46,9 @@ export class ChunkRepo {
 
   constructor(db: Db) {
     // positional parameters: binding by name costs a lookup per column per row in bulk inserts
-    this.insertStmt = db.prepare<[number, number, string, number, number, number, number, string, string | null, string | null, string | null, string | null]>(
-      `INSERT INTO chunks(file_id, ordinal, kind, start_line, end_line, start_byte, end_byte, hash, symbol, container, signature, defines)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.insertStmt = db.prepare<[number, number, string, number, number, number, number, string, string | null, string | null, string | null, string | null, number | null]>(
+      `INSERT INTO chunks(file_id, ordinal, kind, start_line, end_line, start_byte, end_byte, hash, symbol, container, signature, defines, ts_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertFtsStmt = db.prepare<[number, string, string, string, string, string, string]>(
       'INSERT INTO chunks_fts(rowid, stem, path, symbol, signature, body, parts) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -56,13 +58,13 @@ export class ChunkRepo {
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks');
     this.ofFileStmt = db.prepare<[number], ChunkRecord>(
       `SELECT ordinal, kind, start_line AS startLine, end_line AS endLine, start_byte AS startByte, end_byte AS endByte, hash, symbol, container,
-         signature, defines FROM chunks WHERE file_id = ? ORDER BY ordinal`,
+         signature, defines, ts_ms AS tsMs FROM chunks WHERE file_id = ? ORDER BY ordinal`,
     );
   }
 
   insert(fileId: number, chunk: ChunkRecord, fields: FtsFields): number {
     const c = chunk;
-    const rowid = Number(this.insertStmt.run(fileId, c.ordinal, c.kind, c.startLine, c.endLine, c.startByte, c.endByte, c.hash, c.symbol, c.container, c.signature, c.defines).lastInsertRowid);
+    const rowid = Number(this.insertStmt.run(fileId, c.ordinal, c.kind, c.startLine, c.endLine, c.startByte, c.endByte, c.hash, c.symbol, c.container, c.signature, c.defines, c.tsMs).lastInsertRowid);
     this.insertFtsStmt.run(rowid, fields.stem, fields.path, fields.symbol, fields.signature, fields.body, fields.parts);
     return rowid;
   }

@@ -20,12 +20,16 @@ export interface FtsCandidate {
   readonly container: string | null;
   readonly signature: string | null;
   readonly bm25: number;
+  /** The chunk's content timestamp (ms since the epoch), or null when unknown. */
+  readonly tsMs: number | null;
 }
 
 export interface FtsFilter {
   readonly languages?: readonly string[] | undefined;
   readonly contentTypes?: readonly string[] | undefined;
   readonly pathMatch?: ((path: string) => boolean) | undefined;
+  /** Document fields that must equal a value (`--where status=open`): a file's metadata field, or an element of it when it is a list. */
+  readonly where?: readonly { readonly field: string; readonly value: string }[] | undefined;
 }
 
 /** Document frequency of one query token after the index's own tokenizer has processed it. */
@@ -40,7 +44,7 @@ export interface TermStat {
 
 const SELECT_COLUMNS = `c.id AS chunkId, f.path AS path, f.language AS language, f.content_type AS contentType, c.kind AS kind,
   c.start_line AS startLine, c.end_line AS endLine, c.start_byte AS startByte, c.end_byte AS endByte,
-  f.hash AS fileHash, c.hash AS chunkHash, c.symbol AS symbol, c.container AS container, c.signature AS signature, r.score AS bm25`;
+  f.hash AS fileHash, c.hash AS chunkHash, c.symbol AS symbol, c.container AS container, c.signature AS signature, c.ts_ms AS tsMs, r.score AS bm25`;
 
 const TOKENIZER = `"porter unicode61 remove_diacritics 2 tokenchars '_'"`;
 
@@ -82,6 +86,12 @@ export class SearchRepo {
       params.push(...filter.contentTypes);
     }
     if (filter.pathMatch) where.push('scry_path_ok(f.path) = 1');
+    for (const w of filter.where ?? []) {
+      // a scalar field equal to the value, or a list field holding it (`tags: [auth, api]`)
+      where.push(`(CAST(json_extract(f.metadata, ?) AS TEXT) = ? OR EXISTS (SELECT 1 FROM json_each(f.metadata, ?) e WHERE json_type(f.metadata, ?) = 'array' AND CAST(e.value AS TEXT) = ?))`);
+      const path = `$."${w.field.replace(/"/g, '')}"`;
+      params.push(path, w.value, path, path, w.value);
+    }
     const filtered = where.length > 0;
     const inner = `SELECT rowid AS id, bm25(chunks_fts, ${w}) AS score FROM chunks_fts WHERE chunks_fts MATCH ?${filtered ? '' : ' ORDER BY score LIMIT ?'}`;
     if (!filtered) params.push(limit);

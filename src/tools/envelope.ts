@@ -71,6 +71,8 @@ const BY_ENGINE_CODE: Partial<Record<ErrorCode, ToolErrorCode>> = {
   CONFIRMATION_REQUIRED: 'requires_confirmation',
   TOO_LARGE: 'too_large',
   MODEL_NOT_FOUND: 'not_found',
+  COLLECTION_NOT_FOUND: 'not_found',
+  COLLECTION_EXISTS: 'invalid_arguments',
 };
 
 /** The tool code for an engine code; anything unexpected is `internal_error`. */

@@ -48,6 +48,8 @@ export const hitSchema = z.looseObject({
   signature: z.string().optional(),
   snippet: z.string(),
   chunk_hash: z.string(),
+  collection: z.string().optional(),
+  cite: z.string().optional(),
 });
 
 /** A definition as symbol tools return it (symbol-tools.ts `toSymbol`). */

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import type { SearchResponse, SearchResult } from '../index.js';
+import { EngineError, PROJECT_COLLECTION, searchCollections, type CollectionMember, type ContentType, type SearchResponse, type SearchResult } from '../index.js';
 import { hitSchema } from './output-schema.js';
 import { renderHits, type ToolHit } from './render/search-text.js';
-import { defineTool, limitArg, type ToolDefinition } from './tool.js';
+import { defineTool, limitArg, type ToolContext, type ToolDefinition } from './tool.js';
 
 export function toHit(r: SearchResult): ToolHit {
   return {
@@ -17,6 +17,8 @@ export function toHit(r: SearchResult): ToolHit {
     ...(r.signature ? { signature: r.signature } : {}),
     snippet: r.snippet,
     chunk_hash: r.chunkHash,
+    ...(r.collection !== undefined ? { collection: r.collection } : {}),
+    ...(r.cite !== undefined ? { cite: r.cite } : {}),
   };
 }
 
@@ -46,6 +48,46 @@ const limit = limitArg(50, 5, 'Results');
 const hitsOutput = z.looseObject({ results: z.array(hitSchema), mode: z.string(), terms: z.array(z.string()) });
 const paths = z.array(z.string().min(1).max(512)).max(20).optional().describe('Only paths matching these globs or directory prefixes, e.g. ["src/**/*.ts", "lib/"].');
 const language = z.string().min(1).max(40).optional().describe('Only this language, e.g. "typescript", "python", "go".');
+const collections = z
+  .array(z.string().min(1).max(64))
+  .min(1)
+  .max(20)
+  .optional()
+  .describe('Collections to search together, e.g. ["project", "notes"] (default: the project).');
+
+/** The members a `collections` argument names: the project is `ctx.engine`, the others come from `ctx.collections`. */
+function membersFor(names: readonly string[], ctx: ToolContext): CollectionMember[] {
+  return [...new Set(names)].map((name) => {
+    if (name === PROJECT_COLLECTION) return { name, engine: ctx.engine };
+    const m = ctx.collections?.find((c) => c.name === name);
+    if (!m) throw new EngineError('COLLECTION_NOT_FOUND', { name }, { hint: `this server serves ${[PROJECT_COLLECTION, ...(ctx.collections ?? []).map((c) => c.name)].join(', ')}` });
+    return m;
+  });
+}
+
+interface SearchArgs {
+  readonly query: string;
+  readonly limit?: number | undefined;
+  readonly language?: string | undefined;
+  readonly paths?: string[] | undefined;
+  readonly collections?: string[] | undefined;
+}
+
+type SearchData = ReturnType<typeof searchData>;
+
+/** One search, over the project or (with `collections`) over several collections merged by collection-merge. */
+async function runSearch(args: SearchArgs, type: ContentType[], ctx: ToolContext, mode?: string): Promise<{ data: SearchData; warnings: string[] }> {
+  const options = { limit: args.limit, language: args.language, path: args.paths, type, signal: ctx.signal };
+  if (!args.collections) {
+    const response = await ctx.engine.search(args.query, options);
+    return { data: searchData(response), warnings: searchWarnings(response, mode) };
+  }
+  const merged = await searchCollections(membersFor(args.collections, ctx), args.query, options);
+  const modes = [...new Set(merged.meta.collections.map((c) => c.mode))];
+  const data = { results: merged.results.map(toHit), mode: modes.length === 1 ? modes[0]! : modes.join('+'), terms: [] as readonly string[] };
+  const warnings = merged.results.length === 0 ? ['no results in any of these collections: try other words, or search_text for exact strings'] : [];
+  return { data, warnings };
+}
 
 const searchCode = defineTool({
   name: 'search_code',
@@ -60,14 +102,14 @@ const searchCode = defineTool({
     paths,
     limit,
     mode: z.enum(['lexical', 'vector', 'hybrid']).optional().describe('Ranking: hybrid when vectors exist, lexical otherwise (the default picks the best available).'),
+    collections,
   },
   readOnly: true,
   bound: { list: 'results', label: hitLabel },
   output: hitsOutput,
   render: renderHits,
   handler: async (args, ctx) => {
-    const response = await ctx.engine.search(args.query, { limit: args.limit, language: args.language, path: args.paths, type: ['code', 'config'], signal: ctx.signal });
-    return { data: searchData(response), warnings: searchWarnings(response, args.mode) };
+    return runSearch(args, ['code', 'config'], ctx, args.mode);
   },
 });
 
@@ -77,14 +119,13 @@ const searchDocs = defineTool({
   description:
     'Search documentation and prose (Markdown, READMEs, guides, text files) by heading-sized sections. ' +
     'Example: {"query": "how to configure the database path"}',
-  input: { query, limit },
+  input: { query, limit, collections },
   readOnly: true,
   bound: { list: 'results', label: hitLabel },
   output: hitsOutput,
   render: renderHits,
   handler: async (args, ctx) => {
-    const response = await ctx.engine.search(args.query, { limit: args.limit, type: ['docs', 'text'], signal: ctx.signal });
-    return { data: searchData(response), warnings: searchWarnings(response) };
+    return runSearch(args, ['docs', 'text'], ctx);
   },
 });
 

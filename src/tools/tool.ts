@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Engine } from '../index.js';
+import type { CollectionMember, Engine } from '../index.js';
 import type { BoundSpec } from './bound.js';
 import type { TextDoc } from './render/text-doc.js';
 
@@ -15,6 +15,8 @@ export type WritePolicy = 'stage' | 'autonomous' | 'read-only';
 /** What a tool handler gets besides its arguments. */
 export interface ToolContext {
   readonly engine: Engine;
+  /** Named collections served beside the project (`scry mcp --collection NAME`), searchable with `collections: [...]`. */
+  readonly collections?: readonly CollectionMember[] | undefined;
   readonly writePolicy: WritePolicy;
   /** Cancels long work (a model rerank, a text scan) when the caller gives up. */
   readonly signal?: AbortSignal | undefined;

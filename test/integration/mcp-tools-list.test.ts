@@ -29,8 +29,10 @@ const UPDATE = process.env.UPDATE_GOLDEN === '1';
  * longer description that breaks it should earn its tokens: raise it deliberately, saying why.
  * Raised to 5,150 for get_diagnostics (198 tokens) and get_symbol_definition's `at` (a use, for a
  * language server to resolve; issue 21): 5,031 measured for 16 tools. With both (merge): 5,406.
+ * Raised for search_code's and search_docs' `collections` argument (issue 22: several roots
+ * searched together from one server): 4,890 measured alone.
  */
-const TOOLS_LIST_TOKEN_BUDGET = 5_550;
+const TOOLS_LIST_TOKEN_BUDGET = 5_800;
 /**
  * o200k tokens of all output schemas together. Measured: 5,600 for 15 tools (about 150 of each
  * are the shared envelope); the budget is ~10% above, so a schema does not grow unnoticed.

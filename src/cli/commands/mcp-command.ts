@@ -1,4 +1,4 @@
-import { EngineError, type Engine, type IndexWatch, type Logger } from '../../index.js';
+import { EngineError, collectionTypes, openCollection, type CollectionMember, type Engine, type IndexWatch, type Logger } from '../../index.js';
 import { BIND_HOSTS, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, serveHttp } from '../../mcp/http.js';
 import { scryServerFactory, type ScryServerOptions } from '../../mcp/server.js';
 import { serveStdio } from '../../mcp/stdio.js';
@@ -16,6 +16,17 @@ export interface McpFlags {
   allowWrites?: boolean;
   /** commander's `--no-watch`: false turns the file watcher off. */
   watch?: boolean;
+  /** Named collections served beside the project (search tools take `collections: [...]`). */
+  collection?: string[];
+}
+
+/** Opens and watches each named collection, so that each stays fresh as the project does. */
+async function serveCollections(names: readonly string[], logger: Logger, files: boolean, opened: { members: CollectionMember[]; watches: IndexWatch[] }): Promise<void> {
+  for (const name of new Set(names)) {
+    const engine = await openCollection(name, { logger });
+    opened.members.push({ name, engine, types: collectionTypes(name) });
+    opened.watches.push(await engine.watch({ files }));
+  }
 }
 
 /** A non-negative integer flag up to `max`, or the default. */
@@ -71,14 +82,16 @@ export async function mcpCommand(io: CliIO, flags: McpFlags, version: string): P
   const signal = untilSignal();
   let engine: Engine | undefined;
   let watch: IndexWatch | undefined;
+  const extra: { members: CollectionMember[]; watches: IndexWatch[] } = { members: [], watches: [] };
   try {
     const logger = stderrLogger(io);
     engine = await openEngine(io, { dir: flags.root, db: flags.db, logger });
     // resource subscriptions hear of each pass through these
     const events = new IndexEvents();
     watch = await engine.watch({ files: flags.watch !== false, onEvent: events.emit });
+    await serveCollections(flags.collection ?? [], logger, flags.watch !== false, extra);
     const writePolicy = flags.readOnly ? 'read-only' : flags.allowWrites ? 'autonomous' : 'stage';
-    const options: ScryServerOptions = { engine, watch, writePolicy, version, events };
+    const options: ScryServerOptions = { engine, collections: extra.members, watch, writePolicy, version, events };
     const createServer = scryServerFactory(options);
     if (flags.http) {
       const http = await serveHttp({ host, port, createServer });
@@ -93,6 +106,8 @@ export async function mcpCommand(io: CliIO, flags: McpFlags, version: string): P
     return 0;
   } finally {
     signal.dispose();
+    for (const w of extra.watches) await w.close();
+    for (const m of extra.members) m.engine.close();
     await watch?.close();
     engine?.close();
     restoreConsole();

@@ -4,6 +4,7 @@ import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
 import { parseIntFlag } from '../flags.js';
+import { searchCollectionsCommand, wantsCollections } from '../collection-search.js';
 
 export interface SearchFlags {
   db?: string;
@@ -18,6 +19,21 @@ export interface SearchFlags {
   lang?: string[];
   type?: string[];
   color?: boolean;
+  collection?: string[];
+  all?: boolean;
+  where?: string[];
+}
+
+/** `--where status=open` → `{ status: 'open' }` (the engine validates the field names). */
+function parseWhere(items: readonly string[] | undefined): Record<string, string> | undefined {
+  if (!items || items.length === 0) return undefined;
+  return Object.fromEntries(
+    items.map((item) => {
+      const eq = item.indexOf('=');
+      if (eq < 1) throw new EngineError('INVALID_ARGUMENT', { name: '--where', reason: `"${item}" is not FIELD=VALUE, e.g. status=open` });
+      return [item.slice(0, eq).trim(), item.slice(eq + 1).trim()];
+    }),
+  );
 }
 
 function parseMode(mode: string | undefined): 'lexical' | 'vector' | 'hybrid' | undefined {
@@ -31,9 +47,14 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
   const limit = parseIntFlag(flags.k, '-k', 1000);
   const mode = parseMode(flags.mode);
   const text = query === undefined || query === '-' ? await io.readStdin() : query;
-  const filters = { path: flags.path, language: flags.lang, type: flags.type as ContentType[] | undefined };
+  const filters = { path: flags.path, language: flags.lang, type: flags.type as ContentType[] | undefined, where: parseWhere(flags.where) };
   // before any work: an empty query must not index the tree first (issue 24)
   checkSearchRequest(text, { limit, mode, ...filters });
+  const color = (flags.color ?? true) && (io.color ?? terminalPreferences().color) && io.stdoutIsTTY;
+  const target = { names: flags.collection, all: flags.all, dir: flags.root, db: flags.db };
+  if (wantsCollections(target)) {
+    return searchCollectionsCommand(io, text, target, { limit, files: flags.files, rerank: flags.rerank, explain: flags.explain, mode, ...filters }, flags.json, color);
+  }
   const engine = await openEngine(io, { dir: flags.root, db: flags.db, orCwd: true });
   try {
     await ensureIndexed(io, engine, flags.json);
@@ -45,7 +66,7 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
       mode,
       ...filters,
     });
-    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, (flags.color ?? true) && (io.color ?? terminalPreferences().color) && io.stdoutIsTTY));
+    io.out(flags.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearch(response, color));
     return 0;
   } finally {
     engine.close();

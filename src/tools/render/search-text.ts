@@ -13,6 +13,10 @@ export interface ToolHit {
   readonly signature?: string;
   readonly snippet: string;
   readonly chunk_hash: string;
+  /** The collection the hit came from, when several were searched (issue 22). */
+  readonly collection?: string;
+  /** `file.pdf#page=N` for a PDF page. */
+  readonly cite?: string;
 }
 
 interface HitsData {
@@ -30,7 +34,8 @@ const asCode = (snippet: string): string => snippet.replace(/[«»]/g, '');
 /** `src/a.ts:10-20  Store.open (method, score 0.812)`, the signature, then the snippet in a fence. */
 function hitBlock(hit: ToolHit, rank: number): string {
   const name = hit.symbol ? `  ${hit.container ? `${hit.container}.` : ''}${hit.symbol}` : '';
-  const lines = [`${rank}. ${span(hit.path, hit.start_line, hit.end_line)}${name} (${hit.kind}, score ${hit.score})`];
+  const from = hit.collection !== undefined ? `[${hit.collection}] ` : '';
+  const lines = [`${rank}. ${from}${hit.cite ?? span(hit.path, hit.start_line, hit.end_line)}${name} (${hit.kind}, score ${hit.score})`];
   const code = asCode(hit.snippet);
   if (hit.signature && !code.includes(hit.signature)) lines.push(`signature: ${hit.signature}`);
   lines.push(fenced(code, fenceTag(hit.language, hit.path)));

@@ -8,7 +8,8 @@
  * test fails until the version is bumped and the new digest recorded next to it.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +21,29 @@ import { PARSE_LIMITS } from '../../../src/parse/parse-budget.js';
 
 const GOLDEN_DIR = fileURLToPath(new URL('../../golden/parse/', import.meta.url));
 /** The production defaults (config/schema.ts): the digest is of what users get. */
-const CONFIG: PrepareConfig = { root: GOLDEN_DIR, maxFileBytes: 1_000_000, chunk: { windowLines: 60, overlapLines: 8, maxBytes: 4096 }, syntax: true };
+const CONFIG: PrepareConfig = { root: GOLDEN_DIR, maxFileBytes: 1_000_000, chunk: { windowLines: 60, overlapLines: 8, maxBytes: 4096 }, syntax: true, documents: { maxBytes: 50_000_000, html: 'source' } };
+
+/** A document read through its extractor (issue 22): a fixed two-message mbox, MIME and all. */
+const MBOX = [
+  'From ann@x.org Fri Mar  1 10:00:00 2024',
+  'Message-ID: <a@x>', 'From: Ann <ann@x.org>', 'To: ops@x.org', 'Date: Fri, 01 Mar 2024 10:00:00 +0000', 'Subject: Cache eviction storm',
+  'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8', '', 'The LRU cache evicts everything at midnight.', '', '-- ', 'Ann', '',
+  'From bob@x.org Sat Mar  2 09:00:00 2024',
+  'Message-ID: <b@x>', 'In-Reply-To: <a@x>', 'References: <a@x>', 'From: Bob <bob@x.org>', 'To: ops@x.org', 'Date: Sat, 02 Mar 2024 09:00:00 +0000',
+  'Subject: Re: Cache eviction storm', 'MIME-Version: 1.0', 'Content-Type: text/html; charset=utf-8', '', '<p>The <b>TTL jitter</b> is missing.</p><blockquote>The LRU cache</blockquote>', '',
+].join('\n');
+
+async function documentDigestInput(): Promise<unknown> {
+  const dir = mkdtempSync(join(tmpdir(), 'scry-digest-'));
+  try {
+    writeFileSync(join(dir, 'ops.mbox'), MBOX);
+    const st = statSync(join(dir, 'ops.mbox'));
+    const batch = await prepareBatch({ ...CONFIG, root: dir }, [{ path: 'ops.mbox', absPath: join(dir, 'ops.mbox'), size: st.size, mtimeMs: Date.UTC(2025, 0, 1), language: 'mbox', contentType: 'docs' }]);
+    return batch.files.map(stored);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 function candidates(): FileCandidate[] {
   return readdirSync(GOLDEN_DIR)
@@ -60,7 +83,7 @@ async function featureDigest(): Promise<{ digest: string; files: number }> {
   expect(parsed.known).toEqual([]);
   // a grammar that failed to load would change the digest for a reason that is not the code's
   expect(parsed.fallbacks.filter((f) => f.reason === 'grammar_unavailable')).toEqual([]);
-  const payload = canonical({ limits: PARSE_LIMITS, parsed: parsed.files.map(stored), windows: windows.files.map(stored) });
+  const payload = canonical({ limits: PARSE_LIMITS, parsed: parsed.files.map(stored), windows: windows.files.map(stored), documents: await documentDigestInput() });
   return { digest: createHash('sha256').update(payload).digest('hex').slice(0, 16), files: parsed.files.length };
 }
 
