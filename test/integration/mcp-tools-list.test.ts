@@ -30,9 +30,9 @@ const UPDATE = process.env.UPDATE_GOLDEN === '1';
  * Raised to 5,150 for get_diagnostics (198 tokens) and get_symbol_definition's `at` (a use, for a
  * language server to resolve; issue 21): 5,031 measured for 16 tools. With both (merge): 5,406.
  * Raised for search_code's and search_docs' `collections` argument (issue 22: several roots
- * searched together from one server): 4,890 measured alone.
+ * searched together from one server): 4,890 measured alone; 5,520 with everything merged.
  */
-const TOOLS_LIST_TOKEN_BUDGET = 5_800;
+const TOOLS_LIST_TOKEN_BUDGET = 5_650;
 /**
  * o200k tokens of all output schemas together. Measured: 5,600 for 15 tools (about 150 of each
  * are the shared envelope); the budget is ~10% above, so a schema does not grow unnoticed.

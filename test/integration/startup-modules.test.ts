@@ -63,7 +63,7 @@ afterAll(() => t?.cleanup());
 describe('modules loaded at start-up', () => {
   it('scry --help loads the command table and commander, nothing of the library', () => {
     const dist = unbundled('--help').map(distModule).filter((m) => m !== undefined).sort();
-    expect(dist).toEqual(['cli/commands/embed-register.js', 'cli/commands/models-register.js', 'cli/exit-codes.js', 'cli/io.js', 'cli/lazy-action.js', 'cli/main.js', 'core/errors.js']);
+    expect(dist).toEqual(['cli/commands/collection-register.js', 'cli/commands/embed-register.js', 'cli/commands/models-register.js', 'cli/exit-codes.js', 'cli/io.js', 'cli/lazy-action.js', 'cli/main.js', 'core/errors.js']);
     expect(new Set(unbundled('--help').map(packageOf).filter(Boolean))).toEqual(new Set(['commander']));
   });
 
