@@ -194,6 +194,11 @@ export const rankingSchema = z
     fileDecay: z.number().min(0.1).max(1).default(1),
     /** Each chunk's score × ((1 − fileBlend) + fileBlend × its file's score / the best file's). Range 0–1; 0 is off. */
     fileBlend: z.number().min(0).max(1).default(0),
+    /**
+     * Rank with the learned linear model (models/ranker/weights.json) instead of the rules above and,
+     * in hybrid mode, instead of Reciprocal Rank Fusion. Default false.
+     */
+    learned: z.boolean().default(false),
   })
   .strict();
 

@@ -35,6 +35,19 @@ export interface SearchResult {
   readonly rerankScore?: number;
   /** With `explain` in vector or hybrid mode: each list's share of the fused score (they sum to `fusion.score`). */
   readonly fusion?: FusionTrace;
+  /** With `explain` under the learned ranker: each feature's value and share of the score. */
+  readonly ranker?: RankerTrace;
+}
+
+/** How the learned ranker (src/search/learned-rank.ts) scored a result: `score` = Σ contributions. */
+export interface RankerTrace {
+  /** Which weight set: `lexical` or `hybrid`. */
+  readonly model: string;
+  readonly score: number;
+  /** Every feature's value, 0–1. */
+  readonly features: Readonly<Record<string, number>>;
+  /** weight × value of each non-zero feature. */
+  readonly contributions: Readonly<Record<string, number>>;
 }
 
 /** How a fused result's score came about (Reciprocal Rank Fusion, see src/search/fusion.ts). */
