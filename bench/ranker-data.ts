@@ -17,7 +17,7 @@ import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
 import type { GoldTarget } from '../src/eval/metrics.js';
 import { parseQueriesFile, type EvalQuery } from '../src/eval/queries-file.js';
 import { FEATURES } from '../src/search/learned-rank.js';
-import { providerFor } from './embed-cache.js';
+import { embedIndex, providerFor } from './embed-cache.js';
 import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf } from './mine-devset.js';
 import { ensureNlTree, NL_REPOS, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
 import { writeResult } from './results.js';
@@ -50,13 +50,13 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+let embedder: Awaited<ReturnType<typeof providerFor>> | undefined;
 let tag: string | undefined;
 /** The vector db name tag bench/model-quality.ts gives the built-in model's copy of an index. */
 async function vectorTag(root: string): Promise<string> {
   if (tag) return tag;
-  const e = await providerFor({ embed: { provider: 'builtin' } } as ConfigInput, root);
-  const fp = await e.provider.fingerprint();
-  await e.provider.close();
+  embedder = await providerFor({ embed: { provider: 'builtin' } } as ConfigInput, root);
+  const fp = await embedder.provider.fingerprint();
   return (tag = `builtin-${fp.model}-${fp.version}-${fp.dimensions}`.replace(/[^A-Za-z0-9.-]+/g, '_'));
 }
 
@@ -67,7 +67,7 @@ async function dumpTarget(root: string, db: string, queries: ReadonlyArray<Omit<
     process.stderr.write(`missing ${db} (run bench/model-quality.ts first)\n`);
     return;
   }
-  const engine = await createEngine({ root, db, env: {}, config: CONFIG });
+  const engine = await createEngine({ root, db, env: {}, config: CONFIG, reroot: true });
   try {
     for (const { query, ...q } of queries) {
       const r = await engine.search(query, { limit: LIMIT, rerank: false, explain: true, mode: 'hybrid' });
@@ -113,7 +113,10 @@ async function devset(mirrors: string, only: string | undefined, out: DumpQuery[
     try {
       for (const [commit, group] of groupByCommit(queries)) {
         const base = await trees.at(commit);
-        const db = base.dbPath.replace(/\.db$/, `.${await vectorTag(base.root)}.db`);
+        const t = await vectorTag(base.root);
+        const db = base.dbPath.replace(/\.db$/, `.${t}.db`);
+        // model-quality.ts keeps the vectors of a commit it indexed itself only in its pool: copy them in
+        await embedIndex(base.dbPath, db, embedder!, join(cacheOf(r.repo), `vectors-${t}.db`));
         const qs = group.map((q) => ({ set: 'devset' as const, group: isLong(q.query) ? 'long' : 'short', split: splitOf(q.id), id: `${r.repo}:${q.id}`, query: q.query, expected: q.expected, anyFile: false }));
         await dumpTarget(base.root, db, qs, out);
       }
@@ -131,7 +134,11 @@ async function main(): Promise<void> {
   const out: DumpQuery[] = [];
   if (sets.includes('golden')) await golden(out);
   if (sets.includes('nl')) await nl(mirrors, only, out);
-  if (sets.includes('devset')) await devset(mirrors, only, out);
+  try {
+    if (sets.includes('devset')) await devset(mirrors, only, out);
+  } finally {
+    await embedder?.provider.close();
+  }
   const file = writeResult(`ranker-data-${sets.join('+')}`, { features: FEATURES, queries: out });
   process.stdout.write(`${out.length} queries, ${out.reduce((n, q) => n + q.cands.length, 0)} candidates → ${file}\n`);
 }

@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadRankerModel } from '../../../src/engine/ranker-model.js';
+import { extractFeatures, FEATURES, parseRankerModel, queryStems, scoreLinear, type RankerCandidate, type RankerQuery } from '../../../src/search/learned-rank.js';
+import { isTestPath } from '../../../src/search/rank.js';
+
+const cand = (over: Partial<RankerCandidate> & Pick<RankerCandidate, 'path'>): RankerCandidate => ({
+  startLine: 1,
+  endLine: 20,
+  kind: 'function',
+  contentType: 'code',
+  symbol: null,
+  container: null,
+  signature: null,
+  text: '',
+  ...over,
+});
+
+const query = (words: string[], names: string[] = []): RankerQuery => ({ words, names: new Set(names), wantsTests: false, wantsDocs: false, isTest: isTestPath });
+const zero = (): Record<string, number> => Object.fromEntries(FEATURES.map((f) => [f, 0]));
+
+describe('extractFeatures', () => {
+  const cands = [
+    cand({ path: 'src/upload/retry.ts', symbol: 'retryUpload', signature: 'function retryUpload(file: File)', text: 'export function retryUpload(file) { upload again after a failure }', lexical: { score: 10, rank: 1, bm25: 8 }, vector: { cosine: 0.4, rank: 2 } }),
+    cand({ path: 'src/upload/retry.test.ts', kind: 'window', text: 'test retry upload', lexical: { score: 5, rank: 2, bm25: 4 } }),
+    cand({ path: 'docs/guide.md', contentType: 'docs', kind: 'section', text: 'nothing relevant here', vector: { cosine: 0.8, rank: 1 } }),
+  ];
+  const f = extractFeatures(cands, query(['retry', 'uploads'], ['retryupload']));
+
+  it('normalises lexical and vector scores over the candidates, 0 where a list did not rank the chunk', () => {
+    expect(f.map((x) => x.lexical)).toEqual([1, 0.5, 0]);
+    expect(f.map((x) => x.bm25)).toEqual([1, 0.5, 0]);
+    expect(f.map((x) => x.lexicalRank)).toEqual([1, 1 / Math.log2(3), 0]);
+    expect(f.map((x) => x.cosineNorm)).toEqual([0.5, 0, 1]);
+    expect(f.map((x) => x.cosine)).toEqual([0.4, 0, 0.8]);
+    expect(f[2]!.cosineRank).toBe(1);
+  });
+
+  it('scores the file of each chunk by its lexical chunks, over the best file', () => {
+    expect(f[0]!.file).toBe(1);
+    expect(f[1]!.file).toBe(0.5);
+    expect(f[2]!.file).toBe(0);
+  });
+
+  it('reads coverage, names, path and structure', () => {
+    // `uploads` matches `upload` through its prefix; docs/guide.md holds neither word
+    expect(f[0]!.coverage).toBe(1);
+    expect(f[2]!.coverage).toBe(0);
+    expect(f[0]!.nameCoverage).toBe(1);
+    expect(f[0]!.pathCoverage).toBe(1);
+    expect(f[0]!.definesName).toBe(1);
+    expect(f[0]!.definition).toBe(1);
+    expect(f[1]!.definition).toBe(0);
+    expect(f[1]!.test).toBe(1);
+    expect(f[2]!.nonCode).toBe(1);
+    expect(f[0]!.test + f[0]!.nonCode).toBe(0);
+  });
+
+  it('keeps every feature within 0–1 on any candidates (property)', () => {
+    const arbCand = fc.record({
+      path: fc.constantFrom('a.ts', 'b/test_x.py', 'README.md', 'src/c.go'),
+      startLine: fc.integer({ min: 1, max: 500 }),
+      len: fc.integer({ min: 0, max: 5000 }),
+      kind: fc.constantFrom('function', 'window', 'imports', 'section'),
+      contentType: fc.constantFrom('code', 'docs', 'config'),
+      symbol: fc.option(fc.string(), { nil: null }),
+      text: fc.string(),
+      lex: fc.option(fc.record({ score: fc.double({ min: -5, max: 50, noNaN: true }), rank: fc.integer({ min: 1, max: 100 }), bm25: fc.double({ min: -5, max: 50, noNaN: true }) }), { nil: undefined }),
+      vec: fc.option(fc.record({ cosine: fc.double({ min: -1, max: 1, noNaN: true }), rank: fc.integer({ min: 1, max: 100 }) }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(arbCand, { maxLength: 12 }), fc.array(fc.string(), { maxLength: 6 }), (raw, words) => {
+        const cs = raw.map((r) => cand({ path: r.path, startLine: r.startLine, endLine: r.startLine + r.len, kind: r.kind, contentType: r.contentType, symbol: r.symbol, text: r.text, lexical: r.lex, vector: r.vec }));
+        for (const x of extractFeatures(cs, query(words))) for (const name of FEATURES) expect(x[name] >= 0 && x[name] <= 1, `${name} = ${x[name]}`).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('queryStems', () => {
+  it('lowercases, splits and cuts long words to a prefix', () => {
+    expect(queryStems(['Retries', 'uploadFile', 'a', 'x.y', 'get_user'])).toEqual(['retri', 'uploadf', 'get_u']);
+  });
+});
+
+describe('scoreLinear', () => {
+  it('sums weight × feature and lists the non-zero contributions', () => {
+    const x = { ...zero(), lexical: 0.5, file: 1, test: 1 } as never;
+    const w = { ...zero(), lexical: 2, file: 3, test: -1, coverage: 5 } as never;
+    const s = scoreLinear(x, w);
+    expect(s.score).toBe(1 + 3 - 1);
+    expect(s.contributions).toEqual({ lexical: 1, file: 3, test: -1 });
+  });
+});
+
+describe('parseRankerModel', () => {
+  const good = { version: 1, lexical: { ...zero(), lexical: 1 }, hybrid: { ...zero(), cosine: 1 }, diversity: { cap: 3, within: 0.7 } };
+
+  it('accepts a complete file and fills absent features with 0', () => {
+    const { lexical, ...rest } = good;
+    const m = parseRankerModel({ ...rest, lexical: { lexical: 2 } });
+    expect(m.lexical.lexical).toBe(2);
+    expect(m.lexical.cosine).toBe(0);
+    expect(m.diversity).toEqual({ cap: 3, within: 0.7 });
+    expect(lexical.lexical).toBe(1);
+  });
+
+  it.each([
+    ['not an object', null],
+    ['a weight set missing', { ...good, hybrid: undefined }],
+    ['a weight that is not a number', { ...good, lexical: { ...good.lexical, file: 'x' } }],
+    ['a weight that is not finite', { ...good, lexical: { ...good.lexical, file: Infinity } }],
+    ['a fractional cap', { ...good, diversity: { cap: 1.5, within: 0.7 } }],
+    ['within above 1', { ...good, diversity: { cap: 3, within: 2 } }],
+  ])('refuses %s', (_name, json) => {
+    expect(() => parseRankerModel(json)).toThrow();
+  });
+
+  it('the shipped weights parse', () => {
+    const m = loadRankerModel();
+    expect(m.version).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(m.lexical)).toEqual([...FEATURES]);
+  });
+});
