@@ -40,6 +40,13 @@ export const FEATURES = [
   'cosineNorm',
   /** 1 / log2(1 + vector rank); 0 when the vector list did not rank it. */
   'cosineRank',
+  /** Share of the words the query writes as code (`parseConfig`, `max_retries`) found in the chunk text. */
+  'codeWords',
+  /** In a long query (issue body, stack trace) only: `lexical`, `file`, `coverage` and `cosineNorm` again, so their weights can differ there. */
+  'lexicalLong',
+  'fileLong',
+  'coverageLong',
+  'cosineLong',
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number];
@@ -86,7 +93,21 @@ export interface RankerQuery {
   readonly names: ReadonlySet<string>;
   readonly wantsTests: boolean;
   readonly wantsDocs: boolean;
+  /** A long query (issue body, stack trace). */
+  readonly long: boolean;
+  /** Words the query writes as code, lowercased. */
+  readonly codeWords: readonly string[];
   readonly isTest: (path: string) => boolean;
+}
+
+/** Words written as code (an inner capital, `_`, a digit, a dot between words), lowercased; at most 32. */
+export function codeWordsOf(query: string): string[] {
+  const out = new Set<string>();
+  for (const m of query.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*/g)) {
+    const w = m[0];
+    if (w.length >= 3 && /[a-z][A-Z]|_|\d|\./.test(w)) out.add(w.toLowerCase());
+  }
+  return [...out].slice(0, 32);
 }
 
 const NON_DEFINITION = new Set(['statements', 'window', 'file', 'imports', 'section', 'text']);
@@ -122,6 +143,7 @@ export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuer
   // IDF over the candidates: a word in every candidate says nothing about which one is best
   const idf = stems.map((s) => Math.log(1 + cands.length / (1 + lowered.filter((t) => t.includes(s)).length)));
   const ones = stems.map(() => 1);
+  const codeOnes = q.codeWords.map(() => 1);
   const maxOf = (f: (c: RankerCandidate) => number | undefined): number => Math.max(0, ...cands.map((c) => f(c) ?? 0));
   const maxLex = maxOf((c) => c.lexical?.score);
   const maxBm25 = maxOf((c) => c.lexical?.bm25);
@@ -130,14 +152,19 @@ export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuer
   const maxFile = Math.max(0, ...files.values());
   return cands.map((c, i): FeatureVector => {
     const contentType = c.contentType;
+    const long = q.long ? 1 : 0;
+    const lexical = c.lexical && maxLex > 0 ? Math.max(0, c.lexical.score / maxLex) : 0;
+    const file = maxFile > 0 ? (files.get(c.path) ?? 0) / maxFile : 0;
+    const coverage = share(stems, idf, lowered[i]!);
+    const cosineNorm = c.vector && maxCos > 0 ? Math.max(0, c.vector.cosine / maxCos) : 0;
     const names = `${c.symbol ?? ''} ${c.container ?? ''} ${c.signature ?? ''}`.toLowerCase();
     const lines = c.endLine - c.startLine + 1;
     return {
-      lexical: c.lexical && maxLex > 0 ? Math.max(0, c.lexical.score / maxLex) : 0,
+      lexical,
       lexicalRank: rankFeature(c.lexical?.rank),
       bm25: c.lexical && maxBm25 > 0 ? Math.max(0, c.lexical.bm25 / maxBm25) : 0,
-      file: maxFile > 0 ? (files.get(c.path) ?? 0) / maxFile : 0,
-      coverage: share(stems, idf, lowered[i]!),
+      file,
+      coverage,
       nameCoverage: share(stems, ones, names),
       pathCoverage: share(stems, ones, c.path.toLowerCase()),
       definesName: c.symbol && q.names.has(c.symbol.toLowerCase()) ? 1 : 0,
@@ -147,8 +174,13 @@ export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuer
       imports: c.kind === 'imports' ? 1 : 0,
       size: Math.min(1, Math.log2(1 + lines) / 8),
       cosine: c.vector ? Math.max(0, c.vector.cosine) : 0,
-      cosineNorm: c.vector && maxCos > 0 ? Math.max(0, c.vector.cosine / maxCos) : 0,
+      cosineNorm,
       cosineRank: rankFeature(c.vector?.rank),
+      codeWords: share(q.codeWords, codeOnes, lowered[i]!),
+      lexicalLong: lexical * long,
+      fileLong: file * long,
+      coverageLong: coverage * long,
+      cosineLong: cosineNorm * long,
     };
   });
 }

@@ -8,7 +8,7 @@
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters } from './filters.js';
-import { extractFeatures, scoreLinear, type Diversity, type LinearWeights, type RankerCandidate } from './learned-rank.js';
+import { codeWordsOf, extractFeatures, scoreLinear, type Diversity, type LinearWeights, type RankerCandidate } from './learned-rank.js';
 import { lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
 import { capPerFile, dedupeOverlaps, displayScore, isTestPath, scoreFromBm25 } from './rank.js';
 import type { RankerTrace, SearchResult } from './search-result.js';
@@ -72,7 +72,7 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     };
   });
   const traits = lexical.query ?? { words: [], names: new Set<string>(), wantsTests: false, wantsDocs: false };
-  const features = extractFeatures(cands, { ...traits, isTest: isTestPath });
+  const features = extractFeatures(cands, { ...traits, long: lexical.long, codeWords: codeWordsOf(params.query), isTest: isTestPath });
   const scored = rows
     .map((r, i) => {
       const s = scoreLinear(features[i]!, params.model.weights);

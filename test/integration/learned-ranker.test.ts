@@ -81,7 +81,7 @@ describe('learned ranker', () => {
         expect(x.ranker!.model).toBe('hybrid');
         expect(x.fusion).toBeUndefined();
       }
-      expect(r.results.some((x) => x.ranker!.features.cosine > 0)).toBe(true);
+      expect(r.results.some((x) => (x.ranker!.features.cosine ?? 0) > 0)).toBe(true);
     } finally {
       engine.close();
     }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadRankerModel } from '../../../src/engine/ranker-model.js';
-import { extractFeatures, FEATURES, parseRankerModel, queryStems, scoreLinear, type RankerCandidate, type RankerQuery } from '../../../src/search/learned-rank.js';
+import { codeWordsOf, extractFeatures, FEATURES, parseRankerModel, queryStems, scoreLinear, type RankerCandidate, type RankerQuery } from '../../../src/search/learned-rank.js';
 import { isTestPath } from '../../../src/search/rank.js';
 
 const cand = (over: Partial<RankerCandidate> & Pick<RankerCandidate, 'path'>): RankerCandidate => ({
@@ -16,7 +16,7 @@ const cand = (over: Partial<RankerCandidate> & Pick<RankerCandidate, 'path'>): R
   ...over,
 });
 
-const query = (words: string[], names: string[] = []): RankerQuery => ({ words, names: new Set(names), wantsTests: false, wantsDocs: false, isTest: isTestPath });
+const query = (words: string[], names: string[] = [], long = false): RankerQuery => ({ words, names: new Set(names), wantsTests: false, wantsDocs: false, long, codeWords: [], isTest: isTestPath });
 const zero = (): Record<string, number> => Object.fromEntries(FEATURES.map((f) => [f, 0]));
 
 describe('extractFeatures', () => {
@@ -74,6 +74,28 @@ describe('extractFeatures', () => {
         for (const x of extractFeatures(cs, query(words))) for (const name of FEATURES) expect(x[name] >= 0 && x[name] <= 1, `${name} = ${x[name]}`).toBe(true);
       }),
     );
+  });
+});
+
+describe('long queries and code words', () => {
+  const cs = [
+    cand({ path: 'src/a.ts', text: 'function parseConfig() { return max_retries }', lexical: { score: 4, rank: 1, bm25: 4 }, vector: { cosine: 0.5, rank: 1 } }),
+    cand({ path: 'src/b.ts', text: 'nothing', lexical: { score: 2, rank: 2, bm25: 2 } }),
+  ];
+
+  it('repeats lexical, file, coverage and cosine in the long-query features only for a long query', () => {
+    const short = extractFeatures(cs, query(['parse']));
+    const long = extractFeatures(cs, query(['parse'], [], true));
+    expect(short.map((x) => x.lexicalLong + x.fileLong + x.coverageLong + x.cosineLong)).toEqual([0, 0]);
+    expect(long.map((x) => [x.lexicalLong, x.fileLong, x.coverageLong, x.cosineLong])).toEqual(long.map((x) => [x.lexical, x.file, x.coverage, x.cosineNorm]));
+    expect(long[0]!.lexicalLong).toBe(1);
+  });
+
+  it('counts the words the query writes as code that the chunk holds', () => {
+    const q = { ...query(['x']), codeWords: codeWordsOf('crash in parseConfig when max_retries is unset, see Foo.bar') };
+    expect(q.codeWords).toEqual(['parseconfig', 'max_retries', 'foo.bar']);
+    expect(extractFeatures(cs, q).map((x) => x.codeWords)).toEqual([2 / 3, 0]);
+    expect(codeWordsOf('plain words only here')).toEqual([]);
   });
 });
 
