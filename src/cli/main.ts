@@ -57,8 +57,8 @@ function buildProgram(io: CliIO, result: { code: number; json: boolean }): Comma
     .option('--type <type>', 'only these content types: code, docs, config, text (repeatable)', collect)
     .option('--no-rerank', 'skip the model reranker configured under `rerank` (structural ranking only)')
     .option('--mode <mode>', 'lexical, vector or hybrid (default: hybrid when the index has vectors for the configured model, else lexical); lines starting lex:, vec: or hyde: route sub-queries')
-    .option('--explain', 'show how each score came about: BM25, then each prior, structural step and model score; in vector/hybrid mode each list\'s RRF share')
-    .option('--json', 'JSON output: {query, results: [{path, startLine, endLine, score, language, kind, symbol, snippet, rerankScore?, fusion?, ...}], meta: {mode, semantic, ...}}')
+    .option('--explain', 'show how each score came about: BM25, then each prior, structural step and model score; in vector/hybrid mode each list\'s RRF share; with search.ranking.learned each feature × its weight')
+    .option('--json', 'JSON output: {query, results: [{path, startLine, endLine, score, language, kind, symbol, snippet, rerankScore?, fusion?, ranker?, ...}], meta: {mode, semantic, ...}}')
     .option('--no-color', 'no ANSI colour in human output (also when the NO_COLOR environment variable is set)')
     .addHelpText('after', '\nExamples:\n  scry search "where is the sqlite database opened"\n  scry search parseConfig --lang ts -k 5\n  scry search "retry" --path "src/**" --type code --json\n  cat stacktrace.txt | scry search - --files\n  scry search "where is the config read" --mode vector --explain')
     .action(async (query: string | undefined, flags) => {

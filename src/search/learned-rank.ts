@@ -158,7 +158,7 @@ export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuer
     const coverage = share(stems, idf, lowered[i]!);
     const cosineNorm = c.vector && maxCos > 0 ? Math.max(0, c.vector.cosine / maxCos) : 0;
     const names = `${c.symbol ?? ''} ${c.container ?? ''} ${c.signature ?? ''}`.toLowerCase();
-    const lines = c.endLine - c.startLine + 1;
+    const lines = Math.max(1, c.endLine - c.startLine + 1);
     return {
       lexical,
       lexicalRank: rankFeature(c.lexical?.rank),

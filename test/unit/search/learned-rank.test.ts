@@ -60,7 +60,7 @@ describe('extractFeatures', () => {
     const arbCand = fc.record({
       path: fc.constantFrom('a.ts', 'b/test_x.py', 'README.md', 'src/c.go'),
       startLine: fc.integer({ min: 1, max: 500 }),
-      len: fc.integer({ min: 0, max: 5000 }),
+      len: fc.integer({ min: -10, max: 5000 }),
       kind: fc.constantFrom('function', 'window', 'imports', 'section'),
       contentType: fc.constantFrom('code', 'docs', 'config'),
       symbol: fc.option(fc.string(), { nil: null }),
@@ -142,5 +142,34 @@ describe('parseRankerModel', () => {
     const m = loadRankerModel();
     expect(m.version).toBeGreaterThanOrEqual(1);
     expect(Object.keys(m.lexical)).toEqual([...FEATURES]);
+  });
+});
+
+describe('the shipped weights (ranking set)', () => {
+  const model = loadRankerModel();
+  const order = (cs: readonly RankerCandidate[], q: RankerQuery, w = model.lexical): string[] =>
+    extractFeatures(cs, q)
+      .map((x, i) => ({ path: `${cs[i]!.path}:${cs[i]!.startLine}`, s: scoreLinear(x, w).score }))
+      .sort((a, b) => b.s - a.s)
+      .map((x) => x.path);
+
+  it('puts the definition of the function the query describes above its test and a README mentioning it', () => {
+    // lexically the test file scores highest (it repeats the words); the learned weights still prefer the definition
+    const cs = [
+      cand({ path: 'src/upload.test.ts', kind: 'window', text: 'retry failed uploads retry failed uploads test', lexical: { score: 10, rank: 1, bm25: 10 } }),
+      cand({ path: 'src/upload.ts', symbol: 'retryFailedUploads', signature: 'export function retryFailedUploads(queue)', text: 'export function retryFailedUploads(queue) { for (const item of queue) send(item) } // failed', lexical: { score: 8, rank: 2, bm25: 8 } }),
+      cand({ path: 'README.md', kind: 'section', contentType: 'docs', text: 'Uploads that failed are retried', lexical: { score: 7, rank: 3, bm25: 7 } }),
+    ];
+    expect(order(cs, query(['retry', 'failed', 'uploads']))[0]).toBe('src/upload.ts:1');
+  });
+
+  it('lets a strong cosine lift a chunk the lexical list ranked low, in hybrid weights only', () => {
+    const cs = [
+      cand({ path: 'src/a.ts', startLine: 1, text: 'queue items', lexical: { score: 5, rank: 1, bm25: 5 }, vector: { cosine: 0.1, rank: 40 } }),
+      cand({ path: 'src/a.ts', startLine: 40, endLine: 59, text: 'queue items send again', lexical: { score: 4.5, rank: 2, bm25: 4.5 }, vector: { cosine: 0.6, rank: 1 } }),
+    ];
+    const q = query(['queue', 'items']);
+    expect(order(cs, q, model.hybrid)).toEqual(['src/a.ts:40', 'src/a.ts:1']);
+    expect(order(cs, q, model.lexical)).toEqual(['src/a.ts:1', 'src/a.ts:40']);
   });
 });
