@@ -25,7 +25,7 @@ import { createEngine, loadTokenCounter, type Engine, type TokenCounter } from '
 import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
 import { parseQueriesFile } from '../src/eval/queries-file.js';
 import { buildCorpus } from '../test/quality/corpus.js';
-import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf } from './mine-devset.js';
+import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOfRepo } from './mine-devset.js';
 import { environment, writeResult } from './results.js';
 
 const CANDIDATES = 30;
@@ -133,7 +133,7 @@ async function devset(counter: TokenCounter, budgets: readonly number[]): Promis
   const rows: Row[] = [];
   for (const r of DEV_REPOS) {
     if ((only && r.repo !== only) || !existsSync(fileOf(r.repo)) || !existsSync(mirrorOf(mirrors, r.repo))) continue;
-    const queries = parseQueriesFile(readFileSync(fileOf(r.repo), 'utf8'), fileOf(r.repo)).filter((q) => split === 'all' || splitOf(q.id) === split);
+    const queries = parseQueriesFile(readFileSync(fileOf(r.repo), 'utf8'), fileOf(r.repo)).filter(() => split === 'all' || splitOfRepo(r.repo) === split);
     const mirror = mirrorOf(mirrors, r.repo);
     const trees = new CommitTrees(mirror, cacheOf(r.repo));
     try {

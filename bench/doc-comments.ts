@@ -46,6 +46,22 @@ export function commentAbove(lines: readonly string[], def: number): DocComment 
   return { start: j, end: i, text };
 }
 
+/** Lines that start with `#` but document nothing: magic comments, tool directives, shebangs. */
+const HASH_DIRECTIVE = /^\s*#(!|\s*(frozen_string_literal|encoding|rubocop|typed|-\*-|:nodoc:))/;
+
+/**
+ * The run of `#` comment lines directly above line `def` (0-based), Ruby's doc comment. Undefined
+ * when there is none, or when it holds a directive (blanking it would change the program).
+ */
+export function hashCommentAbove(lines: readonly string[], def: number): DocComment | undefined {
+  let j = def;
+  while (j - 1 >= 0 && /^\s*#/.test(lines[j - 1]!)) j--;
+  if (j === def) return undefined;
+  const run = lines.slice(j, def);
+  if (run.some((l) => HASH_DIRECTIVE.test(l))) return undefined;
+  return { start: j, end: def - 1, text: run.map((l) => l.replace(/^\s*#+\s?/, '')).join('\n') };
+}
+
 const DOCSTRING_OPEN = /^\s*[rRuUbB]?("""|''')/;
 
 /**

@@ -4,7 +4,8 @@
  * source files; the query is the commit message, the gold the modified source files and the
  * functions their hunks touch, located in the tree at the parent commit.
  *
- *   npx tsx bench/mine-devset.ts [--mirrors DIR] [--only owner/name] [--per-repo N]
+ *   npx tsx bench/mine-devset.ts [--mirrors DIR] [--only owner/name,...] [--per-repo N] [--stats-only]
+ *   npx tsx bench/mine-devset.ts --issues N [--only ...]   issue-like commits only (kindOf), added to the file until it holds up to N
  *
  * Repositories come from local git mirrors at `<mirrors>/<owner>+<name>/repo` (default
  * /work/.mirror, where the workplace's snapshot fetcher puts them); their code is read, never
@@ -20,41 +21,41 @@ import { createEngine } from '../src/index.js';
 import { exportFromGit } from '../src/eval/from-git.js';
 import { git } from '../src/eval/git.js';
 import { parseQueriesFile } from '../src/eval/queries-file.js';
+import { BENCH_REPOS, isHeldOutName, splitOfRepo, type BenchRepo, type Split } from './bench-repos.js';
 import { median } from './stats.js';
 
-export interface DevRepo {
-  readonly repo: string;
-  readonly language: string;
-}
-
-/** Two repositories a language; none of them held out. */
-export const DEV_REPOS: readonly DevRepo[] = [
-  { repo: 'colinhacks/zod', language: 'typescript' },
-  { repo: 'honojs/hono', language: 'typescript' },
-  { repo: 'expressjs/express', language: 'javascript' },
-  { repo: 'mochajs/mocha', language: 'javascript' },
-  { repo: 'psf/black', language: 'python' },
-  { repo: 'pallets/click', language: 'python' },
-  { repo: 'spf13/cobra', language: 'go' },
-  { repo: 'junegunn/fzf', language: 'go' },
-  { repo: 'BurntSushi/ripgrep', language: 'rust' },
-  { repo: 'sharkdp/fd', language: 'rust' },
-  { repo: 'jhy/jsoup', language: 'java' },
-  // google/gson was tried first: its snapshot lacks a large blob (a Maven tarball), so its trees cannot be checked out
-  { repo: 'square/javapoet', language: 'java' },
-];
-
-export const HELD_OUT = ['sympy', 'pytest', 'sphinx', 'astropy', 'requests', 'pylint', 'xarray', 'seaborn', 'flask', 'django', 'scikit-learn', 'matplotlib', 'typeorm', 'eslint', 'rxjs'];
+/** Every benchmark repository mines commit and issue-like queries. */
+export const DEV_REPOS: readonly BenchRepo[] = BENCH_REPOS;
 
 export const DEVSET_DIR = join(import.meta.dirname, 'devset');
 export const CACHE_DIR = join(import.meta.dirname, '.devset-cache');
 
 export const fileOf = (repo: string): string => join(DEVSET_DIR, `${repo.replace('/', '__')}.jsonl`);
 export const mirrorOf = (mirrors: string, repo: string): string => join(mirrors, repo.replace('/', '+'), 'repo');
-/** The halves of the devset, fixed by the query id (the mined sha): even first hex digit tunes, odd is held out. */
-export type Split = 'tune' | 'held-out';
-export const splitOf = (id: string): Split => (parseInt(id[0]!, 16) % 2 === 0 ? 'tune' : 'held-out');
+export { splitOfRepo, type Split };
 export const cacheOf = (repo: string): string => join(CACHE_DIR, repo.replace('/', '__'));
+
+/**
+ * The kind of a mined commit query (issue 18): `issue` when the message's body (after the subject)
+ * holds at least ISSUE_MIN_WORDS words of prose, once bullet items (squash-merge changelogs) and
+ * lines that are only issue or PR references or links are dropped, and reads like a problem report (names a bug, error, failure, wrong or
+ * unexpected behaviour...); `commit` otherwise. The query is the whole message either way; the
+ * gold function is not removed from issue-like texts (real reports name functions too).
+ */
+export type DevKind = 'commit' | 'issue';
+export const ISSUE_MIN_WORDS = 40;
+const REF_LINE = /^\s*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see|part of|follow[- ]up(?: on| to)?|related(?: to)?)\b[:\s]*)?(?:#\d+|https?:\/\/\S+|[\w.-]+\/[\w.-]+#\d+)[\s.,)]*$/i;
+const PROBLEM = /\b(bug|fix|error|crash|fail|wrong|issue|incorrect|broke|regression|panic|exception|unexpected|should|instead|problem|cannot|can't|doesn't|didn't|not work)/i;
+
+export function kindOf(message: string): DevKind {
+  const body = message.split(/\n\s*\n/).slice(1).join('\n');
+  const prose = body
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !REF_LINE.test(l) && !/^\s*[*-]\s/.test(l))
+    .join(' ');
+  const words = prose.match(/[A-Za-z]{2,}/g)?.length ?? 0;
+  return words >= ISSUE_MIN_WORDS && PROBLEM.test(message) ? 'issue' : 'commit';
+}
 
 /** A query counts as long (issue-like) past 200 characters or over several lines, as the engine decides. */
 export const isLong = (q: string): boolean => q.length > 200 || /\n/.test(q.trim());
@@ -64,9 +65,12 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-async function mine(mirrors: string, r: DevRepo, perRepo: number): Promise<void> {
-  const name = r.repo.split('/')[1]!.toLowerCase();
-  if (HELD_OUT.includes(name)) throw new Error(`${r.repo} is held out`);
+/**
+ * Mines `perRepo` queries of `r` into its file. With `issuesOnly`, only issue-like commits are
+ * mined (a deeper look into history) and added to the queries already in the file.
+ */
+async function mine(mirrors: string, r: BenchRepo, perRepo: number, issuesOnly = false): Promise<void> {
+  if (isHeldOutName(r.repo)) throw new Error(`${r.repo} is held out`);
   const root = mirrorOf(mirrors, r.repo);
   if (!existsSync(root)) throw new Error(`no mirror at ${root}`);
   const head = (await git(['rev-parse', 'HEAD'], root)).trim();
@@ -77,8 +81,12 @@ async function mine(mirrors: string, r: DevRepo, perRepo: number): Promise<void>
       commits: perRepo,
       cacheDir: cacheOf(r.repo),
       onQuery: (done, total) => process.stderr.write(`\r${r.repo}: ${done}/${total}   `),
+      accept: issuesOnly ? (c) => kindOf(c.message) === 'issue' : undefined,
     });
-    writeFileSync(fileOf(r.repo), mined.map((q) => JSON.stringify(q)).join('\n') + '\n');
+    const before = issuesOnly && existsSync(fileOf(r.repo)) ? readFileSync(fileOf(r.repo), 'utf8').trim().split('\n') : [];
+    const seen = new Set(before.map((l) => (JSON.parse(l) as { id: string }).id));
+    const added = mined.filter((q) => !seen.has(q.id)).map((q) => JSON.stringify(q));
+    writeFileSync(fileOf(r.repo), [...before, ...added].join('\n') + '\n');
     process.stderr.write(`\n${r.repo}: ${mined.length} queries from history up to ${head.slice(0, 10)} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   } finally {
     engine.close();
@@ -92,11 +100,15 @@ export function writeStats(): void {
     const repo = f.replace('.jsonl', '').replace('__', '/');
     const qs = parseQueriesFile(readFileSync(join(DEVSET_DIR, f), 'utf8'), f);
     const lang = DEV_REPOS.find((r) => r.repo === repo)?.language ?? '?';
+    const issues = qs.filter((q) => kindOf(q.query) === 'issue').length;
     const files = qs.map((q) => new Set(q.expected.map((e) => e.path)).size);
     rows.push({
       repo,
       language: lang,
+      split: splitOfRepo(repo),
       queries: qs.length,
+      commitKind: qs.length - issues,
+      issueKind: issues,
       long: qs.filter((q) => isLong(q.query)).length,
       issueRefs: qs.filter((q) => /#\d+|\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s+#\d+/i.test(q.query)).length,
       medianQueryChars: median(qs.map((q) => q.query.length)),
@@ -107,6 +119,8 @@ export function writeStats(): void {
   }
   const total = {
     queries: rows.reduce((a, r) => a + r.queries, 0),
+    commitKind: rows.reduce((a, r) => a + r.commitKind, 0),
+    issueKind: rows.reduce((a, r) => a + r.issueKind, 0),
     long: rows.reduce((a, r) => a + r.long, 0),
     issueRefs: rows.reduce((a, r) => a + r.issueRefs, 0),
     multiFile: rows.reduce((a, r) => a + r.multiFile, 0),
@@ -116,12 +130,12 @@ export function writeStats(): void {
   const md = [
     '# Development benchmark: statistics',
     '',
-    'Generated by `npx tsx bench/mine-devset.ts` (see bench/README.md "Development benchmark"). One JSONL query file per repository; `commit` is the parent commit searched, `sha` the commit mined.',
+    'Generated by `npx tsx bench/mine-devset.ts` (see bench/README.md "Development benchmark"). One JSONL query file per repository; `commit` is the parent commit searched, `sha` the commit mined. `commit`/`issue` are the two kinds the mined messages are split into (`kindOf`: issue-like when the body has 40+ words of prose describing a problem); `split` is the repository\'s fixed half (bench/bench-repos.ts).',
     '',
-    '| repository | language | queries | long (issue-like) | cite #N (issue or PR) | median chars | gold files (mean) | multi-file | with function spans |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.repo} | ${r.language} | ${r.queries} | ${r.long} | ${r.issueRefs} | ${r.medianQueryChars} | ${r.goldFilesMean} | ${r.multiFile} | ${r.withFunctionSpans} |`),
-    `| **total** | | **${total.queries}** | ${total.long} | ${total.issueRefs} | | | ${total.multiFile} | ${total.withFunctionSpans} |`,
+    '| repository | language | split | queries | commit | issue | over 200 chars or multi-line | cite #N (issue or PR) | median chars | gold files (mean) | multi-file | with function spans |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.repo} | ${r.language} | ${r.split} | ${r.queries} | ${r.commitKind} | ${r.issueKind} | ${r.long} | ${r.issueRefs} | ${r.medianQueryChars} | ${r.goldFilesMean} | ${r.multiFile} | ${r.withFunctionSpans} |`),
+    `| **total** | | | **${total.queries}** | ${total.commitKind} | ${total.issueKind} | ${total.long} | ${total.issueRefs} | | | ${total.multiFile} | ${total.withFunctionSpans} |`,
     '',
   ];
   writeFileSync(join(DEVSET_DIR, 'STATS.md'), md.join('\n'));
@@ -129,11 +143,12 @@ export function writeStats(): void {
 
 async function main(): Promise<void> {
   const mirrors = arg('--mirrors') ?? '/work/.mirror';
-  const only = arg('--only');
+  const only = arg('--only')?.split(',');
   const perRepo = Number(arg('--per-repo') ?? 30);
-  for (const r of DEV_REPOS) {
-    if (only && r.repo !== only) continue;
-    await mine(mirrors, r, perRepo);
+  const issues = arg('--issues');
+  for (const r of process.argv.includes('--stats-only') ? [] : DEV_REPOS) {
+    if (only && !only.includes(r.repo)) continue;
+    await (issues ? mine(mirrors, r, Number(issues), true) : mine(mirrors, r, perRepo));
   }
   writeStats();
   process.stderr.write(readFileSync(join(DEVSET_DIR, 'STATS.md'), 'utf8'));

@@ -32,7 +32,7 @@ import { parseQueriesFile, type EvalQuery } from '../src/eval/queries-file.js';
 import { PARAPHRASE_CORPUS, readParaphraseQueries } from '../test/paraphrase/corpus.js';
 import { buildCorpus } from '../test/quality/corpus.js';
 import { embedIndex, providerFor } from './embed-cache.js';
-import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf } from './mine-devset.js';
+import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOfRepo } from './mine-devset.js';
 import { ensureNlTree, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
 import { formatTables, type Row, type Variant } from './quality-table.js';
 import { environment, writeResult } from './results.js';
@@ -174,7 +174,7 @@ async function nlSlice(mirrors: string, variants: readonly Variant[], rows: Row[
 async function devset(mirrors: string, split: string, variants: readonly Variant[], rows: Row[], only: string | undefined): Promise<void> {
   for (const r of DEV_REPOS) {
     if ((only && r.repo !== only) || !existsSync(fileOf(r.repo))) continue;
-    const queries = parseQueriesFile(readFileSync(fileOf(r.repo), 'utf8'), fileOf(r.repo)).filter((q) => split === 'all' || splitOf(q.id) === split);
+    const queries = parseQueriesFile(readFileSync(fileOf(r.repo), 'utf8'), fileOf(r.repo)).filter(() => split === 'all' || splitOfRepo(r.repo) === split);
     const trees = new CommitTrees(mirrorOf(mirrors, r.repo), cacheOf(r.repo));
     try {
       for (const [commit, group] of groupByCommit(queries)) {

@@ -2,7 +2,8 @@
  * The natural-language slice of the quality benchmarks: queries built like the training pairs of
  * the built-in model (doc comment's first sentence → its function), mined from repositories the
  * model was not trained on (listed for its engineer in /work/team/eval-repos.txt), searched in a
- * copy of each repository where the doc comments of the target functions are blanked.
+ * copy of each repository where the doc comments of the target functions are blanked. It is kind
+ * (c), doc-comment queries, of the development benchmark (bench/bench-repos.ts).
  * This module holds the repository list and the scratch trees; bench/mine-nl-slice.ts mines,
  * bench/model-quality.ts measures.
  */
@@ -10,30 +11,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseQueriesFile, type EvalQuery } from '../src/eval/queries-file.js';
+import { BENCH_REPOS, type BenchRepo } from './bench-repos.js';
 import { blankComments, type DocComment } from './doc-comments.js';
 
-export interface NlRepo {
-  readonly repo: string;
-  readonly language: string;
-  /** SPDX identifier, read from the repository's licence file. */
-  readonly license: string;
-  /** Where the functions are mined (path prefixes); tests, examples and benches never are. */
-  readonly under: readonly string[];
-  /** Fixed half, by repository: ranking is tuned on `tune` and reported on `held-out` (one of each language where it has two). */
-  readonly split: 'tune' | 'held-out';
-}
+export type NlRepo = BenchRepo;
 
-/** None of them held out, none in the development benchmark, all permissively licensed. */
-export const NL_REPOS: readonly NlRepo[] = [
-  { repo: 'axios/axios', language: 'javascript', license: 'MIT', under: ['lib/'], split: 'tune' },
-  { repo: 'pallets/jinja', language: 'python', license: 'BSD-3-Clause', under: ['src/'], split: 'held-out' },
-  { repo: 'more-itertools/more-itertools', language: 'python', license: 'MIT', under: ['more_itertools/'], split: 'tune' },
-  { repo: 'go-chi/chi', language: 'go', license: 'MIT', under: [''], split: 'tune' },
-  { repo: 'sirupsen/logrus', language: 'go', license: 'MIT', under: [''], split: 'held-out' },
-  { repo: 'serde-rs/json', language: 'rust', license: 'MIT OR Apache-2.0', under: ['src/'], split: 'tune' },
-  { repo: 'tokio-rs/bytes', language: 'rust', license: 'MIT', under: ['src/'], split: 'held-out' },
-  { repo: 'google/gson', language: 'java', license: 'Apache-2.0', under: ['gson/src/main/'], split: 'held-out' },
-];
+/** Doc-comment queries are mined from every benchmark repository (bench/bench-repos.ts). */
+export const NL_REPOS: readonly NlRepo[] = BENCH_REPOS;
 
 export const NL_DIR = join(import.meta.dirname, 'nlslice');
 export const NL_CACHE = join(import.meta.dirname, '.nlslice-cache');

@@ -1,29 +1,38 @@
 /**
- * Ranking quality on the development benchmark (bench/devset/, mined by bench/mine-devset.ts)
- * and on the natural-language slice (bench/nlslice/, doc-comment queries), for several ranking
- * configurations side by side, on the tuning half and the held-out half.
+ * Ranking quality on the development benchmark of issue 18 (bench/bench-repos.ts): commit messages
+ * and issue-like long texts (bench/devset/, mined by bench/mine-devset.ts) and doc-comment queries
+ * (bench/nlslice/, mined by bench/mine-nl-slice.ts), for several ranking configurations side by
+ * side, plus the fixed baseline of plain BM25 over 60-line windows (bench/bm25-windows.ts) measured
+ * in the same run. Reported per half and per kind (bench/devset-report.ts), with paired bootstrap
+ * intervals against a reference configuration (`--ref`, default `default`).
  *
- *   npx tsx bench/run-devset.ts [--sets devset,nl] [--mirrors DIR] [--only owner/name] [--variants a,b] [--split tune|held-out|all] [--misses]
+ *   npx tsx bench/run-devset.ts [--sets devset,nl] [--kinds commit,issue,doc] [--mirrors DIR] [--only owner/name,...]
+ *                               [--variants a,b] [--ref NAME] [--no-baseline] [--split tune|held-out|all] [--misses]
+ *   npx tsx bench/run-devset.ts --split held-out --variants default --check    # the regression guard (bench/devset-guard.ts)
+ *   npx tsx bench/run-devset.ts --split held-out --variants default --record   # re-record it (when a change is kept on purpose)
  *
- * Every query is searched in the tree at its parent commit: the index of each commit is cached
- * under bench/.devset-cache/ (built on first use from a git worktree of the mirror, see
- * CommitTrees), so later runs only search. The halves are fixed by the query id (the mined
- * commit's sha): ids whose first hex digit is even tune, odd ones are held out. The NL slice is split
- * by repository (`split` in NL_REPOS and bench/nlslice/manifest.json). Tune on `tune`; report on
- * `held-out`.
+ * The halves are fixed by repository (`split` in bench/bench-repos.ts): tune on `tune`; report on
+ * `held-out`, whose query files are frozen (bench/devset/split.json). Every commit query is searched
+ * in the tree at its parent commit: the index of each commit is cached under bench/.devset-cache/
+ * (built on first use from a git worktree of the mirror, see CommitTrees), the doc-comment trees
+ * under bench/.nlslice-cache/, so later runs only search.
  * Writes bench/results/devset.json.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine, type ConfigInput } from '../src/index.js';
 import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
-import { CUTOFFS, summarize, type EvalSummary } from '../src/eval/metrics.js';
+import { scoreQuery } from '../src/eval/metrics.js';
 import { parseQueriesFile } from '../src/eval/queries-file.js';
-import { evalOne, type EvalQueryResult } from '../src/eval/run-eval.js';
+import { evalOne } from '../src/eval/run-eval.js';
 import type { Engine } from '../src/index.js';
 import type { EvalQuery } from '../src/eval/queries-file.js';
-import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf, type Split } from './mine-devset.js';
-import { ensureNlTree, NL_REPOS, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
+import { splitOfRepo, type Split } from './bench-repos.js';
+import { BASELINE, baselineAtCommit, baselineFromTree, type WindowBm25 } from './bm25-windows.js';
+import { GUARD_FILE, guardRecord, guardRegressions, readGuard, writeGuard } from './devset-guard.js';
+import { formatReport, KINDS, type DevRow, type QueryKind } from './devset-report.js';
+import { cacheOf, DEV_REPOS, fileOf, kindOf, mirrorOf } from './mine-devset.js';
+import { ensureNlTree, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
 import { writeResult } from './results.js';
 
 /** Ranking configurations compared; `default` is the shipped configuration. */
@@ -91,58 +100,68 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-interface Row extends EvalQueryResult {
-  /** Every gold file among the paths of the first 10 chunks (what a reader of a 10-result list sees). */
-  readonly filesIn10: boolean;
-  /** Distinct files among the first 10 chunks. */
-  readonly distinctIn10: number;
-  readonly set: 'devset' | 'nl';
-  readonly repo: string;
-  readonly split: Split;
-  readonly long: boolean;
+type Runs = Map<string, DevRow[]>;
+
+interface RunOptions {
+  readonly mirrors: string;
+  /** Engine configurations (names of VARIANTS); the baseline is run apart when `baseline`. */
+  readonly names: readonly string[];
+  readonly baseline: boolean;
+  readonly split: string;
+  readonly only: readonly string[] | undefined;
+  readonly kinds: readonly QueryKind[];
 }
 
-const f3 = (x: number): string => x.toFixed(3);
-const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+const wanted = (o: RunOptions, repo: string): boolean => (!o.only || o.only.includes(repo)) && (o.split === 'all' || splitOfRepo(repo) === o.split);
 
-function table(title: string, byVariant: Map<string, Row[]>, pick: (r: Row) => boolean): string {
-  const out = [title, `${'variant'.padEnd(22)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR'.padStart(8)}${['fn@1', 'fn@5', 'fn@10'].map((s) => s.padStart(8)).join('')}${'file@10c'.padStart(9)}${'files10c'.padStart(9)}${'p50ms'.padStart(8)}${'p90ms'.padStart(8)}`];
-  for (const [name, rows] of byVariant) {
-    const sel = rows.filter(pick);
-    const s: EvalSummary = summarize(sel, sel.map((r) => r.tookMs));
-    out.push(`${name.padEnd(22)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${[1, 5, 10].map((k) => (s.functionHitAt ? f3(s.functionHitAt[k]!) : '-').padStart(8)).join('')}${f3(mean(sel.map((r) => (r.filesIn10 ? 1 : 0)))).padStart(9)}${mean(sel.map((r) => r.distinctIn10)).toFixed(2).padStart(9)}${s.latencyMs.p50.toFixed(1).padStart(8)}${s.latencyMs.p90.toFixed(1).padStart(8)}`);
-  }
-  return out.join('\n');
-}
-
-type Runs = Map<string, Row[]>;
-
-/** evalOne, plus what the first 10 chunks show: the gold files, and how many distinct files. */
-async function evalRow(engine: Engine, q: EvalQuery): Promise<EvalQueryResult & Pick<Row, 'filesIn10' | 'distinctIn10'>> {
+/** evalOne, plus how many distinct files the first 10 chunks show. */
+async function evalRow(engine: Engine, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind'>): Promise<DevRow> {
   const r = await evalOne(engine, q);
   const first = (await engine.search(q.query, { limit: 10, rerank: false })).results.map((h) => h.path);
-  return { ...r, filesIn10: q.expected.every((g) => first.includes(g.path)), distinctIn10: new Set(first).size };
+  return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)) };
 }
 
-async function runDevset(mirrors: string, names: readonly string[], splitArg: string, only: string | undefined, byVariant: Runs): Promise<void> {
+function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind'>): DevRow {
+  const started = performance.now();
+  const hits = bm25.search(q.query, 50);
+  const tookMs = Math.round((performance.now() - started) * 100) / 100;
+  const first = hits.slice(0, 10).map((h) => h.path);
+  return { id: q.id ?? q.query.slice(0, 40), tookMs, ...meta, ...scoreQuery(hits, q.expected), distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)) };
+}
+
+/** Every configuration over `group` in one tree; the order rotates by `turn`, so no variant always pays for a cold page cache. */
+async function runGroup(o: RunOptions, tree: { root: string; dbPath: string }, group: readonly EvalQuery[], kindOfQuery: (q: EvalQuery) => QueryKind, repo: string, turn: number, makeBaseline: (e: Engine) => Promise<WindowBm25>, byVariant: Runs): Promise<void> {
+  const split = splitOfRepo(repo);
+  const names = [...o.names.slice(turn % o.names.length), ...o.names.slice(0, turn % o.names.length)];
+  for (const name of names) {
+    const engine = await createEngine({ root: tree.root, db: tree.dbPath, env: {}, reroot: true, config: VARIANTS[name] });
+    try {
+      for (const q of group) byVariant.get(name)!.push(await evalRow(engine, q, { repo, split, kind: kindOfQuery(q) }));
+      if (o.baseline && name === names[0]) {
+        const bm25 = await makeBaseline(engine);
+        try {
+          for (const q of group) byVariant.get(BASELINE)!.push(baselineRow(bm25, q, { repo, split, kind: kindOfQuery(q) }));
+        } finally {
+          bm25.close();
+        }
+      }
+    } finally {
+      engine.close();
+    }
+  }
+}
+
+async function runDevset(o: RunOptions, byVariant: Runs): Promise<void> {
   for (const r of DEV_REPOS) {
-    if (only && r.repo !== only) continue;
-    if (!existsSync(fileOf(r.repo))) continue;
-    const queries = parseQueriesFile(readFileSync(fileOf(r.repo), 'utf8'), fileOf(r.repo)).filter((q) => splitArg === 'all' || splitOf(q.id) === splitArg);
-    const trees = new CommitTrees(mirrorOf(mirrors, r.repo), cacheOf(r.repo));
+    if (!wanted(o, r.repo) || !existsSync(fileOf(r.repo))) continue;
+    const queries = parseQueriesFile(readFileSync(fileOf(r.repo), 'utf8'), fileOf(r.repo)).filter((q) => o.kinds.includes(kindOf(q.query)));
+    if (queries.length === 0) continue;
+    const mirror = mirrorOf(o.mirrors, r.repo);
+    const trees = new CommitTrees(mirror, cacheOf(r.repo));
     try {
       for (const [i, [commit, group]] of [...groupByCommit(queries)].entries()) {
         const base = await trees.at(commit);
-        // rotate the order per commit, so no variant always pays for a cold page cache
-        const turn = i % names.length;
-        for (const name of [...names.slice(turn), ...names.slice(0, turn)]) {
-          const engine = await createEngine({ root: base.root, db: base.dbPath, config: VARIANTS[name] });
-          try {
-            for (const q of group) byVariant.get(name)!.push({ ...(await evalRow(engine, q)), set: 'devset', repo: r.repo, split: splitOf(q.id), long: isLong(q.query) });
-          } finally {
-            engine.close();
-          }
-        }
+        await runGroup(o, base, group, (q) => kindOf(q.query), r.repo, i, (e) => baselineAtCommit(e, mirror, commit), byVariant);
       }
     } finally {
       await trees.close();
@@ -151,56 +170,58 @@ async function runDevset(mirrors: string, names: readonly string[], splitArg: st
   }
 }
 
-/** The NL slice: each repository's blanked tree indexed once (bench/.nlslice-cache/), then searched by every variant. */
-async function runNl(mirrors: string, names: readonly string[], splitArg: string, only: string | undefined, byVariant: Runs): Promise<void> {
-  const splitOfRepo = new Map(NL_REPOS.map((r) => [r.repo, r.split]));
+/** The doc-comment queries: each repository's blanked tree indexed once (bench/.nlslice-cache/), then searched by every variant. */
+async function runNl(o: RunOptions, byVariant: Runs): Promise<void> {
+  if (!o.kinds.includes('doc')) return;
   for (const entry of readManifest()) {
-    const split = splitOfRepo.get(entry.repo) ?? entry.split;
-    if ((only && entry.repo !== only) || (splitArg !== 'all' && split !== splitArg)) continue;
-    const root = ensureNlTree(mirrors, entry);
+    if (!wanted(o, entry.repo)) continue;
+    const root = ensureNlTree(o.mirrors, entry);
     const db = join(nlCacheOf(entry.repo), 'lexical.db');
     const indexer = await createEngine({ root, db, env: {} });
     await indexer.index();
     indexer.close();
     const queries = readNlQueries(entry.repo);
-    for (const name of names) {
-      const engine = await createEngine({ root, db, env: {}, config: VARIANTS[name] });
-      try {
-        for (const q of queries) byVariant.get(name)!.push({ ...(await evalRow(engine, q)), set: 'nl', repo: entry.repo, split, long: false });
-      } finally {
-        engine.close();
-      }
-    }
-    process.stderr.write(`nl ${entry.repo}: ${queries.length} queries\n`);
+    await runGroup(o, { root, dbPath: db }, queries, () => 'doc', entry.repo, 0, (e) => baselineFromTree(e, root), byVariant);
+    process.stderr.write(`doc ${entry.repo}: ${queries.length} queries\n`);
   }
 }
 
 async function main(): Promise<void> {
-  const mirrors = arg('--mirrors') ?? '/work/.mirror';
-  const only = arg('--only');
   const names = arg('--variants')?.split(',') ?? Object.keys(VARIANTS);
   for (const n of names) if (!VARIANTS[n]) throw new Error(`unknown variant ${n}; known: ${Object.keys(VARIANTS).join(', ')}`);
-  const splitArg = arg('--split') ?? 'all';
-  const sets = (arg('--sets') ?? 'devset').split(',');
-  const byVariant: Runs = new Map<string, Row[]>(names.map((n) => [n, []]));
-  if (sets.includes('devset')) await runDevset(mirrors, names, splitArg, only, byVariant);
-  if (sets.includes('nl')) await runNl(mirrors, names, splitArg, only, byVariant);
-  const parts: string[] = [];
-  for (const split of ['tune', 'held-out'] as const) {
-    if (splitArg !== 'all' && splitArg !== split) continue;
-    if (sets.includes('devset')) {
-      parts.push(table(`\n== ${split}: commit messages (devset), all`, byVariant, (q) => q.set === 'devset' && q.split === split));
-      parts.push(table(`-- ${split}: devset long (issue-like)`, byVariant, (q) => q.set === 'devset' && q.split === split && q.long));
-      parts.push(table(`-- ${split}: devset short`, byVariant, (q) => q.set === 'devset' && q.split === split && !q.long));
-    }
-    if (sets.includes('nl')) parts.push(table(`\n== ${split}: doc-comment queries (nl slice)`, byVariant, (q) => q.set === 'nl' && q.split === split));
-  }
-  process.stdout.write(`${parts.join('\n')}\n`);
+  const kinds = (arg('--kinds')?.split(',') ?? KINDS) as QueryKind[];
+  for (const k of kinds) if (!KINDS.includes(k)) throw new Error(`unknown kind ${k}; known: ${KINDS.join(', ')}`);
+  const o: RunOptions = { mirrors: arg('--mirrors') ?? '/work/.mirror', names, baseline: !process.argv.includes('--no-baseline'), split: arg('--split') ?? 'all', only: arg('--only')?.split(','), kinds };
+  const sets = (arg('--sets') ?? 'devset,nl').split(',');
+  const all = o.baseline ? [BASELINE, ...names] : names;
+  const byVariant: Runs = new Map(all.map((n) => [n, []]));
+  if (sets.includes('devset')) await runDevset(o, byVariant);
+  if (sets.includes('nl')) await runNl(o, byVariant);
+  const splits: Split[] = o.split === 'all' ? ['tune', 'held-out'] : [o.split as Split];
+  const ref = arg('--ref') ?? (names.includes('default') ? 'default' : names[0]);
+  process.stdout.write(`${formatReport(byVariant, splits, ref)}\n`);
   if (process.argv.includes('--misses')) {
-    const first = byVariant.get(names[names.length - 1]!)!;
-    for (const q of first.filter((x) => !x.accAt[5] && (splitArg !== 'all' || x.split === 'tune'))) process.stdout.write(`MISS ${q.repo} ${q.id} "${q.query.split('\n')[0]!.slice(0, 80)}" want ${q.expected.join(',')} got ${q.top.slice(0, 5).join(',')}\n`);
+    const last = byVariant.get(names[names.length - 1]!)!;
+    for (const q of last.filter((x) => !x.accAt[5] && (o.split !== 'all' || x.split === 'tune'))) process.stdout.write(`MISS ${q.kind} ${q.repo} ${q.id}\n`);
   }
-  writeResult('devset', { sets, variants: names, rows: Object.fromEntries([...byVariant].map(([n, rows]) => [n, rows])) });
+  writeResult('devset', { sets, kinds, variants: all, ref, rows: Object.fromEntries(byVariant) });
+  guard(byVariant.get('default'));
+}
+
+/** `--record`: the default's held-out numbers become the guard; `--check`: fail when they regressed. */
+function guard(rows: readonly DevRow[] | undefined): void {
+  const record = process.argv.includes('--record');
+  if (!record && !process.argv.includes('--check')) return;
+  if (!rows) throw new Error('--record and --check need the default variant (--variants default)');
+  const now = guardRecord(rows);
+  if (record) {
+    writeGuard(now);
+    process.stderr.write(`recorded ${GUARD_FILE}\n`);
+    return;
+  }
+  const regressions = guardRegressions(readGuard(), now);
+  process.stdout.write(regressions.length === 0 ? 'guard: no held-out regression\n' : `guard: REGRESSED\n${regressions.map((r) => `  ${r}`).join('\n')}\n`);
+  if (regressions.length > 0) process.exitCode = 1;
 }
 
 await main();

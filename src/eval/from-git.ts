@@ -22,6 +22,8 @@ export interface GitEvalOptions {
   readonly onQuery?: ((done: number, total: number) => void) | undefined;
   /** Keep each parent commit's index here (`<commit>.db`) and reuse it on later runs. */
   readonly cacheDir?: string | undefined;
+  /** Only candidate commits this accepts become queries (checked before their tree is indexed). */
+  readonly accept?: ((commit: CandidateCommit) => boolean) | undefined;
 }
 
 /** Source files a commit modified make a query when there are this many. */
@@ -164,6 +166,7 @@ async function forEachMined(engine: Engine, options: GitEvalOptions, visit: (q: 
   try {
     for (const c of candidates) {
       if (done >= wanted) break;
+      if (options.accept && !options.accept(c)) continue;
       const tree = trees ? await trees.at(c.parent) : engine;
       const files = await goldFiles(tree, c);
       if (!files) continue;

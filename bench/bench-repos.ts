@@ -1,0 +1,82 @@
+/**
+ * The repositories of the development benchmark (issue 18), one list for all three kinds of
+ * query: commit messages and issue-like long messages (bench/devset/, mined by
+ * bench/mine-devset.ts) and doc-comment queries (bench/nlslice/, mined by bench/mine-nl-slice.ts).
+ * Each repository belongs to one fixed half: ranking is tuned on `tune` and reported on
+ * `held-out`, split by repository (never by query), about one of each language per half. The
+ * held-out half is frozen in bench/devset/split.json (digests of its query files, checked by
+ * test/unit/eval/bench-split.test.ts).
+ *
+ * None is on the held-out list of the hidden evaluation (HELD_OUT) or in the built-in model's
+ * training data (train/data-manifest.json); every name is in /work/team/eval-repos.txt and
+ * train/exclude-names.txt so later training excludes them.
+ */
+
+export type Split = 'tune' | 'held-out';
+
+export interface BenchRepo {
+  readonly repo: string;
+  readonly language: string;
+  /** SPDX identifier, read from the repository's licence file. */
+  readonly license: string;
+  /** Where doc-comment queries are mined (path prefixes); tests, examples and benches never are. */
+  readonly under: readonly string[];
+  readonly split: Split;
+}
+
+/** Names (the repository part, lower case) of the hidden evaluation's repositories: never used here. */
+export const HELD_OUT = ['sympy', 'pytest', 'sphinx', 'astropy', 'requests', 'pylint', 'xarray', 'seaborn', 'flask', 'django', 'scikit-learn', 'matplotlib', 'typeorm', 'eslint', 'rxjs'];
+
+const r = (repo: string, language: string, license: string, under: readonly string[], split: Split): BenchRepo => ({ repo, language, license, under, split });
+
+export const BENCH_REPOS: readonly BenchRepo[] = [
+  // TypeScript / JavaScript
+  r('colinhacks/zod', 'typescript', 'MIT', ['packages/zod/src/'], 'tune'),
+  r('honojs/hono', 'typescript', 'MIT', ['src/'], 'held-out'),
+  r('sindresorhus/ky', 'typescript', 'MIT', ['source/'], 'tune'),
+  r('pmndrs/zustand', 'typescript', 'MIT', ['src/'], 'held-out'),
+  r('expressjs/express', 'javascript', 'MIT', ['lib/'], 'tune'),
+  r('mochajs/mocha', 'javascript', 'MIT', ['lib/'], 'held-out'),
+  r('axios/axios', 'javascript', 'MIT', ['lib/'], 'tune'),
+  // Python
+  r('psf/black', 'python', 'MIT', ['src/'], 'tune'),
+  r('pallets/click', 'python', 'BSD-3-Clause', ['src/'], 'held-out'),
+  r('more-itertools/more-itertools', 'python', 'MIT', ['more_itertools/'], 'tune'),
+  r('pallets/jinja', 'python', 'BSD-3-Clause', ['src/'], 'held-out'),
+  r('python-attrs/attrs', 'python', 'MIT', ['src/'], 'tune'),
+  r('tqdm/tqdm', 'python', 'MPL-2.0 AND MIT', ['tqdm/'], 'held-out'),
+  // Go
+  r('spf13/cobra', 'go', 'Apache-2.0', [''], 'tune'),
+  r('junegunn/fzf', 'go', 'MIT', ['src/'], 'held-out'),
+  r('go-chi/chi', 'go', 'MIT', [''], 'tune'),
+  r('sirupsen/logrus', 'go', 'MIT', [''], 'held-out'),
+  // Rust
+  r('BurntSushi/ripgrep', 'rust', 'Unlicense OR MIT', ['crates/'], 'tune'),
+  r('sharkdp/fd', 'rust', 'MIT OR Apache-2.0', ['src/'], 'held-out'),
+  r('serde-rs/json', 'rust', 'MIT OR Apache-2.0', ['src/'], 'tune'),
+  r('tokio-rs/bytes', 'rust', 'MIT', ['src/'], 'held-out'),
+  // Java
+  r('jhy/jsoup', 'java', 'MIT', ['src/main/'], 'tune'),
+  r('square/javapoet', 'java', 'Apache-2.0', ['src/main/'], 'held-out'),
+  r('google/gson', 'java', 'Apache-2.0', ['gson/src/main/'], 'held-out'),
+  // C and C++
+  r('DaveGamble/cJSON', 'c', 'MIT', [''], 'tune'),
+  r('fmtlib/fmt', 'cpp', 'MIT', ['include/', 'src/'], 'held-out'),
+  r('gabime/spdlog', 'cpp', 'MIT', ['include/', 'src/'], 'tune'),
+  // Ruby
+  r('rack/rack', 'ruby', 'MIT', ['lib/'], 'tune'),
+  r('sinatra/sinatra', 'ruby', 'MIT', ['lib/', 'rack-protection/lib/', 'sinatra-contrib/lib/'], 'held-out'),
+  // PHP
+  r('guzzle/guzzle', 'php', 'MIT', ['src/'], 'tune'),
+  r('Seldaek/monolog', 'php', 'MIT', ['src/'], 'held-out'),
+  // C#
+  r('serilog/serilog', 'csharp', 'Apache-2.0', ['src/'], 'tune'),
+  r('JamesNK/Newtonsoft.Json', 'csharp', 'MIT', ['Src/Newtonsoft.Json/'], 'held-out'),
+];
+
+const SPLIT = new Map(BENCH_REPOS.map((b) => [b.repo, b.split]));
+
+/** The fixed half of a repository; unknown repositories are held out (never tuned on by accident). */
+export const splitOfRepo = (repo: string): Split => SPLIT.get(repo) ?? 'held-out';
+
+export const isHeldOutName = (repo: string): boolean => HELD_OUT.includes(repo.split('/')[1]!.toLowerCase());

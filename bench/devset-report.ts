@@ -1,0 +1,98 @@
+/**
+ * The report of the development benchmark (bench/run-devset.ts): per half (tune, held-out) and per
+ * kind of query (commit messages, issue-like long texts, doc-comment queries), file Acc@1/5/10,
+ * MRR@10 and function hit@1/5/10 for each configuration, then each configuration against a
+ * reference configuration of the same run with paired bootstrap 95% intervals (queries resampled,
+ * bench/quality-table.ts) on Acc@5, MRR@10 and function hit@10. `file@10c` is the share of queries
+ * whose gold files are all among the paths of the first 10 results and `files10c` the distinct
+ * files among them (a per-file cap moves neither Acc@k nor MRR, but these). Pure: rows in, text out.
+ */
+import { CUTOFFS, summarize, type QueryScore } from '../src/eval/metrics.js';
+import type { Split } from './bench-repos.js';
+import { pairedBootstrap } from './quality-table.js';
+
+export type QueryKind = 'commit' | 'issue' | 'doc';
+export const KINDS: readonly QueryKind[] = ['commit', 'issue', 'doc'];
+export const KIND_TITLE: Record<QueryKind, string> = {
+  commit: 'commit messages → changed functions',
+  issue: 'issue-like long texts → fixed functions',
+  doc: 'doc-comment sentences → their function',
+};
+
+export interface DevRow extends QueryScore {
+  readonly id: string;
+  readonly repo: string;
+  readonly split: Split;
+  readonly kind: QueryKind;
+  readonly tookMs: number;
+  /** Distinct files among the first 10 results. */
+  readonly distinctIn10?: number | undefined;
+  /** Every gold file among the paths of the first 10 results (what a reader of a 10-result list sees). */
+  readonly filesIn10?: boolean | undefined;
+}
+
+const f3 = (x: number): string => x.toFixed(3);
+const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+type Metric = readonly [string, (s: QueryScore) => number | undefined];
+const DELTA_METRICS: readonly Metric[] = [
+  ['Acc@5', (s) => (s.accAt[5] ? 1 : 0)],
+  ['MRR', (s) => s.reciprocalRank],
+  ['fn@10', (s) => (s.functionHitAt ? (s.functionHitAt[10] ? 1 : 0) : undefined)],
+];
+
+/** `variant − reference` per query (paired by repository and id), as mean [95% CI]; `better`/`WORSE` when the interval excludes 0. */
+export function pairedDelta(rows: readonly DevRow[], ref: readonly DevRow[], pick: Metric[1]): string {
+  const base = new Map(ref.map((r) => [`${r.repo}#${r.id}`, r]));
+  const diffs: number[] = [];
+  for (const r of rows) {
+    const b = base.get(`${r.repo}#${r.id}`);
+    const x = pick(r);
+    const y = b && pick(b);
+    if (x !== undefined && y !== undefined) diffs.push(x - y);
+  }
+  const d = pairedBootstrap(diffs);
+  const mark = d.lo > 0 ? ' better' : d.hi < 0 ? ' WORSE' : '';
+  return `${signed(d.mean)} [${signed(d.lo)},${signed(d.hi)}]${mark}`;
+}
+
+function metricsLine(name: string, sel: readonly DevRow[]): string {
+  const s = summarize(sel, sel.map((r) => r.tookMs));
+  const fn = [1, 5, 10].map((k) => (s.functionHitAt ? f3(s.functionHitAt[k]!) : '-').padStart(8)).join('');
+  const distinct = mean(sel.map((r) => r.distinctIn10 ?? 0)).toFixed(2);
+  const filesIn10 = f3(mean(sel.map((r) => (r.filesIn10 ? 1 : 0))));
+  return `${name.padEnd(24)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${String(s.functionQueries).padStart(6)}${fn}${filesIn10.padStart(9)}${distinct.padStart(9)}${s.latencyMs.p50.toFixed(1).padStart(8)}`;
+}
+
+/** One table: every variant on the rows `pick` selects, then the deltas against `ref`. */
+export function kindTable(title: string, byVariant: ReadonlyMap<string, readonly DevRow[]>, pick: (r: DevRow) => boolean, ref: string | undefined): string {
+  const head = `${'variant'.padEnd(24)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR@10'.padStart(8)}${'n(fn)'.padStart(6)}${['fn@1', 'fn@5', 'fn@10'].map((x) => x.padStart(8)).join('')}${'file@10c'.padStart(9)}${'files10c'.padStart(9)}${'p50ms'.padStart(8)}`;
+  const out = [title, head];
+  for (const [name, rows] of byVariant) out.push(metricsLine(name, rows.filter(pick)));
+  const refRows = ref !== undefined ? byVariant.get(ref)?.filter(pick) : undefined;
+  if (refRows && refRows.length > 0 && byVariant.size > 1) {
+    out.push(`  paired vs ${ref} (mean [95% bootstrap CI]):`);
+    for (const [name, rows] of byVariant) {
+      if (name === ref) continue;
+      const sel = rows.filter(pick);
+      out.push(`  ${name.padEnd(22)}${DELTA_METRICS.map(([m, f]) => `${m} ${pairedDelta(sel, refRows, f)}`.padEnd(36)).join('')}`);
+    }
+  }
+  return out.join('\n');
+}
+
+/** Every table: per half asked for, per kind present. */
+export function formatReport(byVariant: ReadonlyMap<string, readonly DevRow[]>, splits: readonly Split[], ref: string | undefined): string {
+  const all = [...byVariant.values()][0] ?? [];
+  const parts: string[] = [];
+  for (const split of splits) {
+    for (const kind of KINDS) {
+      const pick = (r: DevRow): boolean => r.split === split && r.kind === kind;
+      if (!all.some(pick)) continue;
+      const repos = new Set(all.filter(pick).map((r) => r.repo)).size;
+      parts.push(kindTable(`\n== ${split}: ${KIND_TITLE[kind]} (${repos} repositories)`, byVariant, pick, ref));
+    }
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { orQuery, splitIdentifiers, WindowBm25 } from '../../../bench/bm25-windows.js';
+import { guardRecord, guardRegressions } from '../../../bench/devset-guard.js';
+import type { DevRow } from '../../../bench/devset-report.js';
+import { hashCommentAbove } from '../../../bench/doc-comments.js';
+import { kindOf } from '../../../bench/mine-devset.js';
+
+// Pieces of the issue-18 development benchmark: which mined commit messages count as issue-like
+// texts, the fixed BM25-over-60-line-windows baseline (real in-memory SQLite FTS5), Ruby doc
+// comments for the doc-comment kind, and the held-out regression guard.
+
+describe('kindOf: commit message or issue-like text', () => {
+  const prose = 'When the parser meets an empty header line it throws an error instead of skipping it, so every request that carries a trailing blank header fails. The fix reads the line, checks its length first and only then splits it on the colon, which is what the specification expects from a lenient reader.';
+
+  it('calls a message issue-like when its body describes a problem in 40+ words', () => {
+    expect(kindOf(`Fix header parsing\n\n${prose}`)).toBe('issue');
+  });
+
+  it('keeps short messages, reference-only bodies and squash-merge bullet lists as commit messages', () => {
+    expect(kindOf('Fix header parsing\n\nFixes #123')).toBe('commit');
+    expect(kindOf(`Fix header parsing\n\n${Array.from({ length: 20 }, (_, i) => `* fix: change number ${i} of the parser error handling`).join('\n')}`)).toBe('commit');
+    expect(kindOf(prose)).toBe('commit'); // no body: the subject alone is what a commit message is
+  });
+
+  it('needs a problem, not just length', () => {
+    const feature = 'This adds a new option for the router that lets users register a prefix once and reuse it across many groups of routes, keeping the configuration short and readable for large applications with dozens of nested modules and many teams working on them at once.';
+    expect(kindOf(`Add router prefixes\n\n${feature}`)).toBe('commit');
+  });
+});
+
+describe('bm25-windows baseline', () => {
+  it('builds an OR query of distinct words, and none from punctuation', () => {
+    expect(orQuery('Parse the header; parse it!')).toBe('"parse" OR "the" OR "header" OR "it"');
+    expect(orQuery('?? !')).toBeUndefined();
+    expect(orQuery('parseHeader')).toBe('"parseheader" OR "parse" OR "header"');
+    expect(splitIdentifiers('new HTTPServer(parse_url)')).toBe('new HTTPServer HTTP Server(parse_url)');
+  });
+
+  it('ranks 60-line windows by BM25 and reports their line spans', () => {
+    const filler = Array.from({ length: 130 }, (_, i) => `line ${i} of nothing special`);
+    filler[75] = 'function parseHeader(line) { return line.split(":"); } // colon parser';
+    const bm25 = WindowBm25.build([
+      { path: 'src/a.js', text: filler.join('\n') },
+      { path: 'src/b.js', text: 'const header = 1;\n' },
+    ]);
+    try {
+      const hits = bm25.search('header colon parser', 10); // "header" only in the split parseHeader
+      expect(hits[0]).toEqual({ path: 'src/a.js', startLine: 61, endLine: 120 });
+      expect(hits.map((h) => h.path)).toContain('src/b.js');
+      expect(bm25.search('zzz', 10)).toEqual([]);
+    } finally {
+      bm25.close();
+    }
+  });
+});
+
+describe('Ruby doc comments', () => {
+  it('takes the run of # lines above a method, and refuses magic comments', () => {
+    const lines = ['class A', '  # Returns the body of the response as a string.', '  # Reads it once.', '  def body', '  end'];
+    expect(hashCommentAbove(lines, 3)).toEqual({ start: 1, end: 2, text: 'Returns the body of the response as a string.\nReads it once.' });
+    expect(hashCommentAbove(['# frozen_string_literal: true', 'def x', 'end'], 1)).toBeUndefined();
+    expect(hashCommentAbove(['x = 1', 'def x', 'end'], 1)).toBeUndefined();
+  });
+});
+
+describe('held-out regression guard', () => {
+  const row = (kind: 'commit' | 'doc', hit: boolean, i: number): DevRow => ({
+    id: `${kind}${i}`,
+    repo: 'a/b',
+    split: 'held-out',
+    kind,
+    tookMs: 1,
+    firstFileRank: hit ? 1 : null,
+    accAt: { 1: hit, 5: hit, 10: hit },
+    reciprocalRank: hit ? 1 : 0,
+    functionHitAt: { 1: hit, 5: hit, 10: hit },
+  });
+  const rows = (kind: 'commit' | 'doc', hits: number, n: number): DevRow[] => Array.from({ length: n }, (_, i) => row(kind, i < hits, i));
+
+  it('records per kind and passes an unchanged run', () => {
+    const rec = guardRecord([...rows('commit', 80, 100), ...rows('doc', 10, 20)]);
+    expect(rec.commit).toEqual({ n: 100, acc5: 0.8, mrr: 0.8, fn10: 0.8 });
+    expect(rec.issue).toBeUndefined();
+    expect(guardRegressions(rec, rec)).toEqual([]);
+  });
+
+  it('fails a kind that drops by more than max(0.02, 1/n), even when the overall mean would hide it', () => {
+    const rec = guardRecord([...rows('commit', 80, 100), ...rows('doc', 10, 20)]);
+    expect(guardRegressions(rec, guardRecord([...rows('commit', 78, 100), ...rows('doc', 9, 20)]))).toEqual([]);
+    const worse = guardRegressions(rec, guardRecord([...rows('commit', 77, 100), ...rows('doc', 10, 20)]));
+    expect(worse).toEqual(['commit acc5: 0.800 → 0.770 (-0.030)', 'commit mrr: 0.800 → 0.770 (-0.030)', 'commit fn10: 0.800 → 0.770 (-0.030)']);
+    expect(guardRegressions(rec, guardRecord(rows('commit', 80, 100)))).toEqual(['doc: not measured']);
+  });
+});
