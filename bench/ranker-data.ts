@@ -7,8 +7,8 @@
  *   npx tsx bench/ranker-data.ts [--sets golden,nl,devset] [--only owner/name]
  *
  * Uses the indexes bench/model-quality.ts caches (run it first with `--providers builtin --split all`
- * for the sets wanted). Splits: NL slice by repository (bench/nl-slice.ts), devset by query id
- * (bench/mine-devset.ts), golden never trained on. Writes bench/results/ranker-data.json.
+ * for the sets wanted). Splits: by repository (bench/devset/split.json, bench/bench-repos.ts), golden
+ * never trained on. Query ids are `owner/name:id`. Writes bench/results/ranker-data.json.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,8 +18,8 @@ import type { GoldTarget } from '../src/eval/metrics.js';
 import { parseQueriesFile, type EvalQuery } from '../src/eval/queries-file.js';
 import { FEATURES } from '../src/search/learned-rank.js';
 import { embedIndex, providerFor } from './embed-cache.js';
-import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOf } from './mine-devset.js';
-import { ensureNlTree, NL_REPOS, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
+import { cacheOf, DEV_REPOS, fileOf, isLong, mirrorOf, splitOfRepo } from './mine-devset.js';
+import { ensureNlTree, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
 import { writeResult } from './results.js';
 
 /** One candidate: its place and feature values in FEATURES order. */
@@ -94,11 +94,10 @@ async function golden(out: DumpQuery[]): Promise<void> {
 }
 
 async function nl(mirrors: string, only: string | undefined, out: DumpQuery[]): Promise<void> {
-  const splitOfRepo = new Map(NL_REPOS.map((r) => [r.repo, r.split]));
   for (const entry of readManifest()) {
     if (only && entry.repo !== only) continue;
     const root = ensureNlTree(mirrors, entry);
-    const split = splitOfRepo.get(entry.repo) ?? entry.split;
+    const split = splitOfRepo(entry.repo);
     const queries = readNlQueries(entry.repo).map((q: EvalQuery) => ({ set: 'nl' as const, group: 'doc-comment', split, id: `${entry.repo}:${q.id}`, query: q.query, expected: q.expected, anyFile: false }));
     await dumpTarget(root, join(nlCacheOf(entry.repo), `${await vectorTag(root)}.db`), queries, out);
     process.stderr.write(`nl ${entry.repo}\n`);
@@ -117,7 +116,7 @@ async function devset(mirrors: string, only: string | undefined, out: DumpQuery[
         const db = base.dbPath.replace(/\.db$/, `.${t}.db`);
         // model-quality.ts keeps the vectors of a commit it indexed itself only in its pool: copy them in
         await embedIndex(base.dbPath, db, embedder!, join(cacheOf(r.repo), `vectors-${t}.db`));
-        const qs = group.map((q) => ({ set: 'devset' as const, group: isLong(q.query) ? 'long' : 'short', split: splitOf(q.id), id: `${r.repo}:${q.id}`, query: q.query, expected: q.expected, anyFile: false }));
+        const qs = group.map((q) => ({ set: 'devset' as const, group: isLong(q.query) ? 'long' : 'short', split: splitOfRepo(r.repo), id: `${r.repo}:${q.id}`, query: q.query, expected: q.expected, anyFile: false }));
         await dumpTarget(base.root, db, qs, out);
       }
     } finally {

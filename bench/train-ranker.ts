@@ -4,11 +4,12 @@
  *
  *   npx tsx bench/train-ranker.ts [--data ranker-data-golden+nl+devset] [--write] [--l2 0.01] [--epochs 300]
  *
- * Objective: pairwise logistic (RankNet): for every query of the tuning half (NL slice tune
- * repositories, devset tune ids; never golden or held-out), every pair of candidates with different
- * relevance (2: overlaps a gold function, 1: in a gold file, 0: neither; at most 400 pairs per
- * query, drawn with a seeded PRNG) adds log(1 + exp(−(s_better − s_worse))), each query weighing
- * the same; L2 on the weights; full-batch gradient descent. Two weight sets: `lexical` (lexical
+ * Objective: pairwise logistic: for every query of the tune repositories (bench/devset/split.json,
+ * the frozen split by repository; never golden or held-out), pairs of candidates with different
+ * relevance (2: overlaps a gold function, 1: in a gold file, 0: neither; a seeded sample of at most
+ * 3,000 per query) add log(1 + exp(−(s_better − s_worse))), each pair weighted by |ΔNDCG@10| of
+ * swapping the two at the current ranking (LambdaRank; `--objective ranknet`: each query's pairs
+ * weigh the same, 400 per query); L2 on the weights; full-batch gradient descent. Two weight sets: `lexical` (lexical
  * candidates only, no vector features) and `hybrid`. The per-file diversity (cap, within) is then
  * picked on the tuning half: among those that cost no function hit@10 there (within 0.005), the best mean of file MRR@10,
  * function hit@10 and gold files among the first 10 chunks. Reports per set and kind,
@@ -20,9 +21,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scoreQuery, type QueryScore } from '../src/eval/metrics.js';
 import { FEATURES, type Diversity } from '../src/search/learned-rank.js';
+import { LEARNED_POOL } from '../src/search/learned-search.js';
 import { capPerFile, dedupeOverlaps } from '../src/search/rank.js';
 import type { DumpCandidate, DumpQuery } from './ranker-data.js';
 import { formatTables, type Row, type Variant } from './quality-table.js';
+import { splitOfRepo } from './bench-repos.js';
 import { readResult } from './results.js';
 import { prng } from './stats.js';
 
@@ -30,6 +33,7 @@ const NF = FEATURES.length;
 const VECTOR_FEATURES = new Set(FEATURES.flatMap((f, i) => (f.startsWith('cosine') ? [i] : [])));
 const LEX_RANK = FEATURES.indexOf('lexicalRank');
 const LEX = FEATURES.indexOf('lexical');
+const COS_RANK = FEATURES.indexOf('cosineRank');
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -156,6 +160,11 @@ function main(): void {
   const data = readResult<{ features: string[]; queries: DumpQuery[] }>(arg('--data') ?? 'ranker-data-golden+nl+devset');
   if (!data) throw new Error('no ranker data: run bench/ranker-data.ts first');
   if (data.features.join() !== FEATURES.join()) throw new Error(`the data's features (${data.features.join()}) are not FEATURES; dump again`);
+  // the frozen split by repository (bench/devset/split.json), whatever split the dump recorded
+  for (const q of data.queries) if (q.set !== 'golden') (q as { split: string }).split = splitOfRepo(q.id.slice(0, q.id.indexOf(':')));
+  // the search's pool: lexical top LEARNED_POOL ∪ the vector hits (a dump may hold a deeper lexical list)
+  const minRank = 1 / Math.log2(1 + LEARNED_POOL) - 1e-9;
+  for (const q of data.queries) (q as unknown as { cands: DumpCandidate[] }).cands = q.cands.filter((c) => c.f[LEX_RANK]! >= minRank || c.f[COS_RANK]! > 0);
   const options = { l2: Number(arg('--l2') ?? 0.001), epochs: Number(arg('--epochs') ?? 300), rate: Number(arg('--rate') ?? 2), seed: 7, lambda: arg('--objective') !== 'ranknet' };
   const tune = data.queries.filter((q) => q.split === 'tune' && q.set !== 'golden');
   const lexTune = tune.map(lexicalView);
@@ -205,7 +214,7 @@ function main(): void {
     const out = {
       version: 1,
       trainedBy: `npx tsx bench/train-ranker.ts --write --l2 ${options.l2} --epochs ${options.epochs} --rate ${options.rate} --objective ${options.lambda ? 'lambdarank' : 'ranknet'}`,
-      trainedOn: `${tune.length} tuning queries (NL slice tune repositories, devset tune ids), pairwise logistic${options.lambda ? " weighted by |ΔNDCG@10| (LambdaRank)" : ""}`,
+      trainedOn: `${tune.length} tuning queries (tune repositories of bench/devset/split.json: devset and NL slice), pairwise logistic${options.lambda ? " weighted by |ΔNDCG@10| (LambdaRank)" : ""}`,
       lexical: round(weights.lexical),
       hybrid: round(weights.hybrid),
       diversity: div,

@@ -16,7 +16,7 @@ import { highlightTerms } from './snippet.js';
 import type { VectorSnapshot } from './vector-search.js';
 
 /** Lexical candidates the ranker scores (at least `limit`). */
-export const LEARNED_POOL = 100;
+export const LEARNED_POOL = 50;
 
 export interface LearnedParams extends LexicalParams {
   readonly model: { readonly weights: LinearWeights; readonly diversity: Diversity; readonly name: string };
