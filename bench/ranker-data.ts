@@ -4,7 +4,7 @@
  * built-in model and the learned ranker, and each candidate's features are written with the
  * query's gold, so bench/train-ranker.ts can fit and compare weights offline without searching again.
  *
- *   npx tsx bench/ranker-data.ts [--sets golden,nl,devset] [--only owner/name]
+ *   npx tsx bench/ranker-data.ts [--sets golden,nl,devset] [--only owner/name] [--split tune|held-out] (NL slice only)
  *
  * Uses the indexes bench/model-quality.ts caches (run it first with `--providers builtin --split all`
  * for the sets wanted). Splits: by repository (bench/devset/split.json, bench/bench-repos.ts), golden
@@ -93,13 +93,21 @@ async function golden(out: DumpQuery[]): Promise<void> {
   await dumpTarget(root, join(cache, `${await vectorTag(root)}.vectors.db`), queries, out);
 }
 
-async function nl(mirrors: string, only: string | undefined, out: DumpQuery[]): Promise<void> {
+async function nl(mirrors: string, only: string | undefined, wanted: string | undefined, out: DumpQuery[]): Promise<void> {
   for (const entry of readManifest()) {
     if (only && entry.repo !== only) continue;
     const root = ensureNlTree(mirrors, entry);
     const split = splitOfRepo(entry.repo);
+    if (wanted && split !== wanted) continue;
     const queries = readNlQueries(entry.repo).map((q: EvalQuery) => ({ set: 'nl' as const, group: 'doc-comment', split, id: `${entry.repo}:${q.id}`, query: q.query, expected: q.expected, anyFile: false }));
-    await dumpTarget(root, join(nlCacheOf(entry.repo), `${await vectorTag(root)}.db`), queries, out);
+    // the lexical index and its vectors, made here when bench/model-quality.ts has not
+    const lexicalDb = join(nlCacheOf(entry.repo), 'lexical.db');
+    const indexer = await createEngine({ root, db: lexicalDb, env: {} });
+    await indexer.index();
+    indexer.close();
+    const db = join(nlCacheOf(entry.repo), `${await vectorTag(root)}.db`);
+    await embedIndex(lexicalDb, db, embedder!);
+    await dumpTarget(root, db, queries, out);
     process.stderr.write(`nl ${entry.repo}\n`);
   }
 }
@@ -132,13 +140,13 @@ async function main(): Promise<void> {
   const only = arg('--only');
   const out: DumpQuery[] = [];
   if (sets.includes('golden')) await golden(out);
-  if (sets.includes('nl')) await nl(mirrors, only, out);
   try {
+    if (sets.includes('nl')) await nl(mirrors, only, arg('--split'), out);
     if (sets.includes('devset')) await devset(mirrors, only, out);
   } finally {
     await embedder?.provider.close();
   }
-  const file = writeResult(`ranker-data-${sets.join('+')}`, { features: FEATURES, queries: out });
+  const file = writeResult(`ranker-data-${sets.join('+')}${arg('--split') ? `-${arg('--split')}` : ''}`, { features: FEATURES, queries: out });
   process.stdout.write(`${out.length} queries, ${out.reduce((n, q) => n + q.cands.length, 0)} candidates → ${file}\n`);
 }
 

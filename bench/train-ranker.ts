@@ -2,7 +2,7 @@
  * Trains the learned ranker's weights (src/search/learned-rank.ts) and compares them with lexical
  * ranking offline, on the candidates and features bench/ranker-data.ts wrote.
  *
- *   npx tsx bench/train-ranker.ts [--data ranker-data-golden+nl+devset] [--write] [--l2 0.01] [--epochs 300]
+ *   npx tsx bench/train-ranker.ts [--data ranker-data-golden+nl+devset[,ranker-data-nl-tune]] [--write] [--l2 0.01] [--epochs 300]
  *
  * Objective: pairwise logistic: for every query of the tune repositories (bench/devset/split.json,
  * the frozen split by repository; never golden or held-out), pairs of candidates with different
@@ -156,10 +156,23 @@ function objective(qs: readonly DumpQuery[], score: (c: DumpCandidate) => number
 
 const DIVERSITY_GRID: Diversity[] = [{ cap: 0, within: 0 }, ...[2, 3, 4, 5].flatMap((cap) => [0, 0.1, 0.2, 0.3, 0.5, 0.7].map((within) => ({ cap, within })))];
 
+const repoOf = (q: DumpQuery): string => (q.set === 'golden' ? 'golden' : q.id.slice(0, q.id.indexOf(':')));
+
+/** Several dumps in one: a later dump's (set, repository) replaces an earlier one's queries. */
+function loadDumps(names: readonly string[]): { queries: DumpQuery[] } {
+  let queries: DumpQuery[] = [];
+  for (const name of names) {
+    const d = readResult<{ features: string[]; queries: DumpQuery[] }>(name);
+    if (!d) throw new Error(`no ranker data ${name}: run bench/ranker-data.ts first`);
+    if (d.features.join() !== FEATURES.join()) throw new Error(`the features of ${name} (${d.features.join()}) are not FEATURES; dump again`);
+    const fresh = new Set(d.queries.map((q) => `${q.set} ${repoOf(q)}`));
+    queries = [...queries.filter((q) => !fresh.has(`${q.set} ${repoOf(q)}`)), ...d.queries];
+  }
+  return { queries };
+}
+
 function main(): void {
-  const data = readResult<{ features: string[]; queries: DumpQuery[] }>(arg('--data') ?? 'ranker-data-golden+nl+devset');
-  if (!data) throw new Error('no ranker data: run bench/ranker-data.ts first');
-  if (data.features.join() !== FEATURES.join()) throw new Error(`the data's features (${data.features.join()}) are not FEATURES; dump again`);
+  const data = loadDumps((arg('--data') ?? 'ranker-data-golden+nl+devset').split(','));
   // the frozen split by repository (bench/devset/split.json), whatever split the dump recorded
   for (const q of data.queries) if (q.set !== 'golden') (q as { split: string }).split = splitOfRepo(q.id.slice(0, q.id.indexOf(':')));
   // the search's pool: lexical top LEARNED_POOL ∪ the vector hits (a dump may hold a deeper lexical list)
@@ -213,7 +226,7 @@ function main(): void {
     const round = (w: readonly number[]): Record<string, number> => Object.fromEntries(FEATURES.map((f, i) => [f, Math.round(w[i]! * 1e4) / 1e4]));
     const out = {
       version: 1,
-      trainedBy: `npx tsx bench/train-ranker.ts --write --l2 ${options.l2} --epochs ${options.epochs} --rate ${options.rate} --objective ${options.lambda ? 'lambdarank' : 'ranknet'}`,
+      trainedBy: `npx tsx bench/train-ranker.ts --write --data ${arg('--data') ?? 'ranker-data-golden+nl+devset'} --l2 ${options.l2} --epochs ${options.epochs} --rate ${options.rate} --objective ${options.lambda ? 'lambdarank' : 'ranknet'}`,
       trainedOn: `${tune.length} tuning queries (tune repositories of bench/devset/split.json: devset and NL slice), pairwise logistic${options.lambda ? " weighted by |ΔNDCG@10| (LambdaRank)" : ""}`,
       lexical: round(weights.lexical),
       hybrid: round(weights.hybrid),
