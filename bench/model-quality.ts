@@ -10,10 +10,11 @@
  *   grouped long (issue-like) / short.
  *
  *   npx tsx bench/model-quality.ts [--sets golden,paraphrase,nl,devset] [--providers builtin,use-lite]
- *     [--split held-out|tune|all] [--fusion "name=vector:0.5,symbol:1;name2=k:30"] [--only owner/name]
+ *     [--split held-out|tune|all] [--fusion "name=vector:0.5,symbol:1;name2=k:30"] [--only owner/name] [--learned]
  *
  * Variants: `lexical` (no provider), `hybrid-<provider>` (shipped fusion weights) and, per
- * `--fusion` entry, `hybrid-<provider>/<name>` with those `search.fusion` values. Metrics per
+ * `--fusion` entry, `hybrid-<provider>/<name>` with those `search.fusion` values; with `--learned`,
+ * also `lexical/learned` and `hybrid-<provider>/learned` (`search.ranking.learned`). Metrics per
  * variant and group: file Acc@1/5/10, MRR@10, function hit@5/10 (src/eval/metrics.ts), and the
  * paired difference of MRR@10 and Acc@10 against lexical with a 95% bootstrap interval (2,000
  * resamples of the queries, seeded): a difference whose interval holds 0 is noise.
@@ -46,8 +47,8 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-function variantsOf(providers: readonly string[], fusionArg: string | undefined): Variant[] {
-  const out: Variant[] = [{ name: 'lexical' }];
+function variantsOf(providers: readonly string[], fusionArg: string | undefined, learned: boolean): Variant[] {
+  const out: Variant[] = [{ name: 'lexical' }, ...(learned ? [{ name: 'lexical/learned', ranking: { learned: true } }] : [])];
   const grid = (fusionArg ?? '')
     .split(';')
     .filter((s) => s.trim() !== '')
@@ -58,11 +59,12 @@ function variantsOf(providers: readonly string[], fusionArg: string | undefined)
   for (const p of providers) {
     out.push({ name: `hybrid-${p}`, provider: p });
     for (const g of grid) out.push({ name: `hybrid-${p}/${g.name}`, provider: p, fusion: g.fusion });
+    if (learned) out.push({ name: `hybrid-${p}/learned`, provider: p, ranking: { learned: true } });
   }
   return out;
 }
 
-const configOf = (v: Variant): ConfigInput => ({ ...(v.provider ? { embed: { provider: v.provider } } : {}), ...(v.fusion ? { search: { fusion: v.fusion } } : {}) }) as ConfigInput;
+const configOf = (v: Variant): ConfigInput => ({ ...(v.provider ? { embed: { provider: v.provider } } : {}), ...(v.fusion || v.ranking ? { search: { ...(v.fusion ? { fusion: v.fusion } : {}), ...(v.ranking ? { ranking: v.ranking } : {}) } } : {}) }) as ConfigInput;
 
 /** One searchable tree: the lexical index, and per provider the same index with vectors. */
 interface Target {
@@ -100,7 +102,7 @@ function anyFileScore(s: QueryScore): QueryScore {
 async function runTarget(set: string, t: Target, queries: ReadonlyArray<EvalQuery & { group: string; anyFile?: boolean }>, variants: readonly Variant[], rows: Row[]): Promise<void> {
   for (const v of variants) {
     const db = v.provider ? await ensureVectors(t, v.provider) : t.lexicalDb;
-    const engine: Engine = await createEngine({ root: t.root, db, env: {}, config: configOf(v) });
+    const engine: Engine = await createEngine({ root: t.root, db, env: {}, config: configOf(v), reroot: true });
     try {
       for (const q of queries) {
         const r = await engine.search(q.query, { limit: FETCH, rerank: false });
@@ -195,7 +197,7 @@ async function main(): Promise<void> {
   const providers = (arg('--providers') ?? 'builtin').split(',').filter((p) => p !== '');
   const split = arg('--split') ?? 'held-out';
   const only = arg('--only');
-  const variants = variantsOf(providers, arg('--fusion'));
+  const variants = variantsOf(providers, arg('--fusion'), process.argv.includes('--learned'));
   const rows: Row[] = [];
   try {
     if (sets.includes('golden')) await golden(variants, rows);

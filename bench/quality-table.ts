@@ -9,6 +9,8 @@ export interface Variant {
   readonly name: string;
   readonly provider?: string | undefined;
   readonly fusion?: Readonly<Record<string, number>> | undefined;
+  /** `search.ranking` overrides (e.g. `{ learned: true }`). */
+  readonly ranking?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface Row {

@@ -2,20 +2,22 @@
  * Query latency on the corpus index built by bench/index-throughput.ts.
  *
  *   npm run build                       # the CLI part runs dist/; a stale dist/ is refused
- *   npx tsx bench/query-latency.ts [--db PATH] [--rounds 10] [--cli-runs 10] [--skip-cli]
+ *   npx tsx bench/query-latency.ts [--db PATH] [--rounds 10] [--cli-runs 10] [--skip-cli] [--compare-learned]
  *
  * The db is `--db`, else `$SCRY_BENCH_DB`, else the one recorded in
  * bench/results/index-throughput.json. In-process: ~50 queries (bench/queries.ts), warmed up,
  * then `rounds` timed passes of `engine.search(q, { limit: 10 })` → p50/p95/max overall and per
  * kind; the first search of each query is reported apart (`firstSeen`: per-process caches cold). CLI: `node bin/scry.js search Q --db DB -k 10`, `cli-runs` warm runs per query, against
- * `node -e 0` and a bare import of dist/cli/main.js measured in the same run.
+ * `node -e 0` and a bare import of dist/cli/main.js measured in the same run. `--compare-learned`:
+ * the in-process part again with `search.ranking.learned` (the learned ranker), in alternating
+ * halves with the shipped configuration, reported as learned/shipped ratios of p50 and p95.
  * Writes bench/results/query-latency.json.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createEngine, type Engine } from '../src/index.js';
+import { createEngine, type ConfigInput, type Engine } from '../src/index.js';
 import { benchQueries, CLI_QUERIES, type BenchQuery } from './queries.js';
 import { environment, parseArgs, readResult, REPO_ROOT, writeResult } from './results.js';
 import { fmtMs, median, round2, summarize, timeAsync, timeSync, type Summary } from './stats.js';
@@ -129,6 +131,28 @@ function cli(db: string, runs: number): Record<string, unknown> {
   return { runsPerCommand: runs, nodeBaseline, importOnly, queries, p50OfQueryP50s: p50, overNodeBaselineMs: round2(p50 - nodeBaseline.p50) };
 }
 
+/** The shipped ranking and the learned ranker on one db, in alternating halves of the rounds (A B A B), so load drift hits both. */
+async function compareLearned(db: string, queries: readonly BenchQuery[], rounds: number): Promise<Record<string, unknown>> {
+  const shipped = await createEngine({ db });
+  const learned = await createEngine({ db, config: { search: { ranking: { learned: true } } } as ConfigInput });
+  const half = Math.max(1, Math.floor(rounds / 2));
+  const runs = { shipped: [] as InProcess[], learned: [] as InProcess[] };
+  try {
+    for (let i = 0; i < 2; i++) {
+      runs.shipped.push(await inProcess(shipped, queries, half));
+      runs.learned.push(await inProcess(learned, queries, half));
+    }
+  } finally {
+    shipped.close();
+    learned.close();
+  }
+  const pooled = (xs: InProcess[]): Summary => summarize(xs.flatMap((x) => x.perQuery.map((q) => q.medianMs)));
+  const a = pooled(runs.shipped);
+  const b = pooled(runs.learned);
+  console.log(`learned ranker vs shipped (per-query medians, ${queries.length} queries): p50 ${fmtMs(b.p50)} vs ${fmtMs(a.p50)} (×${(b.p50 / a.p50).toFixed(2)}), p95 ${fmtMs(b.p95)} vs ${fmtMs(a.p95)} (×${(b.p95 / a.p95).toFixed(2)})`);
+  return { shipped: a, learned: b, p50Ratio: round2(b.p50 / a.p50), p95Ratio: round2(b.p95 / a.p95) };
+}
+
 async function main(): Promise<void> {
   const { flags, values } = parseArgs(process.argv.slice(2));
   const rounds = Number(values.get('rounds') ?? 10);
@@ -156,6 +180,8 @@ async function main(): Promise<void> {
   console.log('slowest (median):');
   for (const q of slowest) console.log(`  ${fmtMs(q.medianMs).padStart(9)}  ${q.kind.padEnd(10)} terms=${q.terms} results=${q.results}  ${JSON.stringify(q.query)}`);
 
+  const learned = flags.has('compare-learned') ? await compareLearned(db, queries, rounds) : undefined;
+
   let cliResult: Record<string, unknown> = { skipped: 'flag --skip-cli' };
   if (!flags.has('skip-cli')) {
     if (distIsFresh()) cliResult = cli(db, cliRuns);
@@ -173,6 +199,7 @@ async function main(): Promise<void> {
     openAndFirstSearchMs: round2(open.ms),
     statusMs: status,
     inProcess: { rounds, queries: queries.length, ...local },
+    ...(learned ? { learned } : {}),
     cli: cliResult,
   });
   console.log(`wrote ${file}`);

@@ -90,6 +90,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'w:path1': weighted({ path: 1 }),
   'w:parts1': weighted({ parts: 1 }),
   'w:parts.3': weighted({ parts: 0.3 }),
+  /** Issues 17/18: the learned ranker (models/ranker/weights.json) instead of the rules. */
+  learned: ranking({ learned: true }),
   /** The shipped configuration. */
   default: {},
 };

@@ -222,6 +222,11 @@ export const rankingSchema = z
     recency: z.number().min(0).max(1).default(0),
     /** Half-life of the recency boost, in days. Range 1–36500; default 180. */
     recencyHalfLifeDays: z.number().min(1).max(36_500).default(180),
+    /**
+     * Rank with the learned linear model (models/ranker/weights.json) instead of the rules above and,
+     * in hybrid mode, instead of Reciprocal Rank Fusion. Default false.
+     */
+    learned: z.boolean().default(false),
   })
   .strict();
 

@@ -13,10 +13,13 @@ import { fingerprintKey, type EmbeddingProvider, type ModelFingerprint } from '.
 import { readEmbedState, runEmbedPass, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
 import type { SearchMode } from '../search/search-result.js';
 import { hybridSearch, vectorTexts } from '../search/hybrid-search.js';
+import type { RankerModel } from '../search/learned-rank.js';
+import { learnedSearch } from '../search/learned-search.js';
 import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
 import { parseSubQueries } from '../search/sub-queries.js';
 import { VectorIndexCache, type VectorSnapshot } from '../search/vector-search.js';
 import type { IndexStore } from '../store/index-store.js';
+import { loadRankerModel } from './ranker-model.js';
 import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
 
 /** One slice of background embedding while a watcher is idle. */
@@ -46,6 +49,7 @@ export class SemanticLayer {
   private created = false;
   private provider: EmbeddingProvider | undefined;
   private readonly vectors = new VectorIndexCache();
+  private ranker: RankerModel | undefined;
 
   constructor(
     private readonly config: ResolvedConfig,
@@ -142,16 +146,28 @@ export class SemanticLayer {
    */
   rank(store: IndexStore, params: LexicalParams, prepared: PreparedQuery): { outcome: LexicalOutcome; plan: ModePlan; embedMs?: number } {
     const plan: ModePlan = prepared.vectors ? this.plan(store, prepared.requested) : { mode: 'lexical', reason: prepared.lexical ?? SEMANTIC_UNAVAILABLE };
+    if (params.ranking.learned && plan.mode !== 'vector') {
+      // score-level hybrid: one linear model over lexical and vector features (learned-search.ts)
+      const model = (this.ranker ??= loadRankerModel());
+      const hybrid = plan.mode === 'hybrid' && plan.snapshot && prepared.vectors;
+      const vectors = hybrid ? { snapshot: plan.snapshot!, queryVectors: prepared.vectors!, depth: Math.max(this.config.search.fusion.depth, params.limit) } : undefined;
+      const name = vectors ? 'hybrid' : 'lexical';
+      const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model: { weights: model[name], diversity: model.diversity, name }, vectors });
+      return { outcome, plan: vectors ? plan : { mode: 'lexical', reason: plan.reason }, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
+    }
     if (plan.mode !== 'lexical' && plan.snapshot && prepared.vectors) {
       const f = this.config.search.fusion;
       const fusion = { k: f.k, weights: { lexical: f.lexical, vector: f.vector, symbol: f.symbol }, depth: Math.max(f.depth, params.limit), fileCap: f.fileCap };
       const outcome = hybridSearch(store, { ...params, mode: plan.mode, fusion, vectors: plan.snapshot, queryVectors: prepared.vectors });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
-    // typed lines: the lexical list gets the plain and lex: lines only
-    const subs = parseSubQueries(params.query);
-    const lexQuery = subs.typed ? [subs.plain, ...subs.lex].filter((t) => t.trim() !== '').join('\n') : params.query;
-    return { outcome: lexicalSearch(store, { ...params, query: lexQuery }), plan, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
+    return { outcome: lexicalSearch(store, { ...params, query: this.lexicalQuery(params.query) }), plan, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
+  }
+
+  /** Typed lines: the lexical list gets the plain and lex: lines only. */
+  private lexicalQuery(query: string): string {
+    const subs = parseSubQueries(query);
+    return subs.typed ? [subs.plain, ...subs.lex].filter((t) => t.trim() !== '').join('\n') : query;
   }
 
   /** Query vectors within `embed.queryTimeoutMs`. */

@@ -43,6 +43,16 @@ export interface LexicalOutcome {
   readonly marks: ReadonlySet<string>;
   /** The ranked candidates behind `chunkIds`, with their ranking score (and, in files mode, matching chunks). */
   readonly rows: ReadonlyArray<FtsCandidate & { readonly score: number; readonly matches?: number | undefined }>;
+  /** What the query asks for, as the learned ranker reads it (absent when no term was kept). */
+  readonly query?: QueryTraits | undefined;
+}
+
+/** The query's kept words, the names it mentions, and whether it asks for tests or docs. */
+export interface QueryTraits {
+  readonly words: readonly string[];
+  readonly names: ReadonlySet<string>;
+  readonly wantsTests: boolean;
+  readonly wantsDocs: boolean;
 }
 
 type Scored = FtsCandidate & { readonly score: number; readonly why?: readonly string[] };
@@ -94,14 +104,15 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const marks = highlightTerms(keptWords);
   const texts = new Map<string, string>();
   const rows = picked.map(({ hit, score, matches }) => ({ ...hit, score, matches }));
-  if (params.rankOnly) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows };
+  const query: QueryTraits = { words: keptWords, names, wantsTests: priors.wantsTests, wantsDocs: priors.wantsDocs };
+  if (params.rankOnly) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query };
   const results = picked.map(({ hit, score, matches }): SearchResult =>
     toSearchResult(store, hit, score, marks, params.snippetLines, texts, {
       ...(matches !== undefined ? { matches } : {}),
       ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
     }),
   );
-  return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows };
+  return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query };
 }
 
 function citation(hit: FtsCandidate): { cite?: string } {
@@ -117,7 +128,7 @@ export function toSearchResult(
   marks: ReadonlySet<string>,
   snippetLines: number,
   texts: Map<string, string>,
-  extra: Partial<Pick<SearchResult, 'matches' | 'why' | 'fusion'>> = {},
+  extra: Partial<Pick<SearchResult, 'matches' | 'why' | 'fusion' | 'ranker'>> = {},
 ): SearchResult {
   const text = texts.get(hit.chunkHash) ?? store.read(() => store.content.slice(hit.fileHash, hit.startByte, hit.endByte)) ?? '';
   texts.set(hit.chunkHash, text);

@@ -39,6 +39,8 @@ export interface SearchResult {
   readonly collection?: string;
   /** How to cite a document's chunk where lines mean little: `file.pdf#page=N` for a PDF page. */
   readonly cite?: string;
+  /** With `explain` under the learned ranker: each feature's value and share of the score. */
+  readonly ranker?: RankerTrace;
 }
 
 /** `file.pdf#page=N` for a chunk of a PDF's page N (its heading path starts `Page N`), else undefined. */
@@ -46,6 +48,17 @@ export function pdfCitation(path: string, language: string, container: string | 
   if (language !== 'pdf') return undefined;
   const page = /^Page (\d+)\b/.exec(container ?? symbol ?? '');
   return page ? `${path}#page=${page[1]}` : undefined;
+}
+
+/** How the learned ranker (src/search/learned-rank.ts) scored a result: `score` = Σ contributions. */
+export interface RankerTrace {
+  /** Which weight set: `lexical` or `hybrid`. */
+  readonly model: string;
+  readonly score: number;
+  /** Every feature's value, 0–1. */
+  readonly features: Readonly<Record<string, number>>;
+  /** weight × value of each non-zero feature. */
+  readonly contributions: Readonly<Record<string, number>>;
 }
 
 /** How a fused result's score came about (Reciprocal Rank Fusion, see src/search/fusion.ts). */

@@ -1,0 +1,101 @@
+/**
+ * Score-level hybrid (issue 17) and learned ranking (issue 18): the candidates are the lexical
+ * search's top `pool` chunks (its full rule-based pipeline, uncapped) and, with vectors, the vector
+ * search's top `depth`; each is scored by the linear model of learned-rank.ts over its features,
+ * then overlapping chunks are dropped and a file's extra chunks kept only close to its best
+ * (`diversity`). With `explain`, each result carries its features and their contributions.
+ */
+import type { IndexStore } from '../store/index-store.js';
+import type { FtsCandidate } from '../store/search-repo.js';
+import { compileFilters } from './filters.js';
+import { codeWordsOf, extractFeatures, scoreLinear, type Diversity, type LinearWeights, type RankerCandidate } from './learned-rank.js';
+import { lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
+import { capPerFile, dedupeOverlaps, displayScore, isTestPath, scoreFromBm25 } from './rank.js';
+import type { RankerTrace, SearchResult } from './search-result.js';
+import { highlightTerms } from './snippet.js';
+import type { VectorSnapshot } from './vector-search.js';
+
+/** Lexical candidates the ranker scores (at least `limit`). */
+export const LEARNED_POOL = 50;
+
+export interface LearnedParams extends LexicalParams {
+  readonly model: { readonly weights: LinearWeights; readonly diversity: Diversity; readonly name: string };
+  /** With a model: its vectors, the query vectors (one per vector text) and how many vector hits join the pool. */
+  readonly vectors?: { readonly snapshot: VectorSnapshot; readonly queryVectors: readonly Float32Array[]; readonly depth: number } | undefined;
+}
+
+type Row = FtsCandidate & { readonly score?: number };
+
+/** Vector hits that pass the filters, best cosine first: chunk id → cosine and 1-based rank. */
+function vectorHits(store: IndexStore, params: LearnedParams): { rows: Row[]; byId: Map<number, { cosine: number; rank: number }> } {
+  const v = params.vectors;
+  if (!v || v.queryVectors.length === 0) return { rows: [], byId: new Map() };
+  const filter = compileFilters(params.filters);
+  const best = new Map<number, number>();
+  for (const q of v.queryVectors) for (const h of v.snapshot.index.search(q, v.depth * 2)) best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));
+  const ids = [...best].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+  const rows = store.read(() => store.search.byChunkIds(ids, filter));
+  const order = new Map(ids.map((id, i) => [id, i]));
+  rows.sort((a, b) => order.get(a.chunkId)! - order.get(b.chunkId)!);
+  const kept = rows.slice(0, v.depth);
+  return { rows: kept, byId: new Map(kept.map((r, i) => [r.chunkId, { cosine: best.get(r.chunkId)!, rank: i + 1 }])) };
+}
+
+export function learnedSearch(store: IndexStore, params: LearnedParams): LexicalOutcome & { similarity: ReadonlyMap<string, number> } {
+  const lexical = lexicalSearch(store, {
+    ...params,
+    limit: Math.max(LEARNED_POOL, params.limit),
+    files: false,
+    explain: false,
+    rankOnly: true,
+    ranking: { ...params.ranking, fileCap: 0, fileDecay: 1 },
+  });
+  const vec = vectorHits(store, params);
+  const pool = new Map<number, Row>();
+  for (const r of lexical.rows) pool.set(r.chunkId, r);
+  for (const r of vec.rows) if (!pool.has(r.chunkId)) pool.set(r.chunkId, r);
+  const lexRank = new Map(lexical.rows.map((r, i) => [r.chunkId, i + 1]));
+  const texts = new Map<string, string>();
+  const textOf = (r: Row): string => {
+    const t = texts.get(r.chunkHash) ?? store.read(() => store.content.slice(r.fileHash, r.startByte, r.endByte)) ?? '';
+    texts.set(r.chunkHash, t);
+    return t;
+  };
+  const rows = [...pool.values()];
+  const cands: RankerCandidate[] = rows.map((r) => {
+    const rank = lexRank.get(r.chunkId);
+    return {
+      ...r,
+      text: textOf(r),
+      lexical: rank !== undefined ? { score: r.score ?? 0, rank, bm25: scoreFromBm25(r.bm25) } : undefined,
+      vector: vec.byId.get(r.chunkId),
+    };
+  });
+  const traits = lexical.query ?? { words: [], names: new Set<string>(), wantsTests: false, wantsDocs: false };
+  const features = extractFeatures(cands, { ...traits, long: lexical.long, codeWords: codeWordsOf(params.query), isTest: isTestPath });
+  const scored = rows
+    .map((r, i) => {
+      const s = scoreLinear(features[i]!, params.model.weights);
+      // exp keeps scores positive, so `diversity.within` is a ratio as in capPerFile
+      return { ...r, score: Math.exp(s.score), linear: s, features: features[i]!, cosine: vec.byId.get(r.chunkId)?.cosine };
+    })
+    .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
+  const deduped = dedupeOverlaps(scored);
+  const ranked = params.files ? bestPerFile(deduped) : capPerFile(deduped, params.model.diversity.cap, params.model.diversity.within);
+  const picked = ranked.slice(0, params.limit);
+  const marks = lexical.query ? lexical.marks : highlightTerms([]);
+  const similarity = new Map<string, number>();
+  const results = picked.map((hit): SearchResult => {
+    if (hit.cosine !== undefined) similarity.set(String(hit.chunkId), hit.cosine);
+    const ranker: RankerTrace = { model: params.model.name, score: hit.linear.score, features: hit.features, contributions: hit.linear.contributions };
+    const why = Object.entries(hit.linear.contributions).map(([f, v]) => `${f} ${displayScore(hit.features[f as keyof typeof hit.features])} × ${displayScore(params.model.weights[f as keyof LinearWeights])} = ${displayScore(v)}`);
+    return toSearchResult(store, hit, hit.score, marks, params.snippetLines, texts, params.explain ? { why: [`learned ranker (${params.model.name}): ${displayScore(hit.linear.score)}`, ...why], ranker } : {});
+  });
+  return { ...lexical, results, texts, chunkIds: picked.map((p) => p.chunkId), rows: picked, similarity };
+}
+
+/** Files mode: each file once, at its best chunk's place. */
+function bestPerFile<T extends { readonly path: string }>(hits: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return hits.filter((h) => !seen.has(h.path) && seen.add(h.path) !== undefined);
+}
