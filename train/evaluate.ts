@@ -66,11 +66,11 @@ async function main(): Promise<void> {
     bm25: perLanguage(test, reciprocalRanks(test, undefined, 1, 0)),
   };
   for (const dir of values.models!.split(',').filter(Boolean)) {
-    const w = bestBlendWeight(tune, (await denseOf(dir, tune.pairs)).dense).w;
+    const { w, mrr: tuneBlend } = bestBlendWeight(tune, (await denseOf(dir, tune.pairs)).dense);
     const { dense, chunksPerSec } = await denseOf(dir, test.pairs);
     result[dir] = {
       model: perLanguage(test, reciprocalRanks(test, dense, 0, 1)), rrf: perLanguage(test, rrfRanks(test, dense)),
-      blendWeight: w, blend: perLanguage(test, reciprocalRanks(test, dense, 1, w)), codeEmbedPerSec: chunksPerSec,
+      blendWeight: w, tuneBlend: round(tuneBlend), blend: perLanguage(test, reciprocalRanks(test, dense, 1, w)), codeEmbedPerSec: chunksPerSec,
     };
   }
   if (Number(values['use-lite']) > 0) {
