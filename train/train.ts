@@ -148,7 +148,8 @@ async function main(): Promise<void> {
   const params = initParams(rows, o.dims, idfs, o.seed);
   const trainer = createTrainer(params, { lr: o.lr, lrWeights: o.lr, scale: o.scale });
   const rand = rng(o.seed);
-  let best = { blend: -1, alone: 0, w: 0, epoch: 0, table: params.table.slice(), wq: params.logWq.slice(), wc: params.logWc.slice() };
+  const dataManifest = JSON.parse(readFileSync(join(o.data, 'data-manifest.json'), 'utf8')) as { id: string };
+  let best = { blend: -1, alone: 0, w: 0, epoch: 0 };
   for (let epoch = 1; epoch <= o.epochs; epoch++) {
     let loss = 0;
     const batches = makeBatches(byPkg, o.batch, o.group, rand, neighbours);
@@ -158,17 +159,17 @@ async function main(): Promise<void> {
     }
     const s = tuneScore(params, tuneSet, tu.q, tu.c);
     process.stderr.write(`epoch ${epoch}: loss ${(loss / batches.length).toFixed(4)}, tuning half MRR@10 model ${s.alone.toFixed(4)}, blend ${s.blend.toFixed(4)} (w ${s.w}), ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
-    if (s.blend > best.blend) best = { ...s, epoch, table: params.table.slice(), wq: params.logWq.slice(), wc: params.logWc.slice() };
+    if (s.blend <= best.blend) continue;
+    best = { ...s, epoch };
+    // Written at every better epoch: a run stopped early still leaves its best artifact.
+    const { data: _d, model: _m, ...hyper } = o;
+    const bytes = writeArtifact(o.model, params, tokens, o.buckets, dataManifest, {
+      training: { pairs: train.length, tuningPairs: tune.length, ...hyper, bestEpoch: epoch, seconds: Math.round((performance.now() - t0) / 1000) },
+      metrics: { tuningHalfFloat32: { model: Number(s.alone.toFixed(4)), blend: Number(s.blend.toFixed(4)), blendWeight: s.w } },
+    });
+    process.stderr.write(`wrote epoch ${epoch} to ${o.model} (${bytes} bytes)\n`);
   }
-  params.table.set(best.table);
-  params.logWq.set(best.wq);
-  params.logWc.set(best.wc);
-  const { data: _d, model: _m, ...hyper } = o;
-  const bytes = writeArtifact(o.model, params, tokens, o.buckets, JSON.parse(readFileSync(join(o.data, 'data-manifest.json'), 'utf8')) as { id: string }, {
-    training: { pairs: train.length, tuningPairs: tune.length, ...hyper, bestEpoch: best.epoch, seconds: Math.round((performance.now() - t0) / 1000) },
-    metrics: { tuningHalfFloat32: { model: Number(best.alone.toFixed(4)), blend: Number(best.blend.toFixed(4)), blendWeight: best.w } },
-  });
-  process.stderr.write(`best epoch ${best.epoch} (blend ${best.blend.toFixed(4)}, w ${best.w}); wrote ${o.model} (${bytes} bytes) in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+  process.stderr.write(`best epoch ${best.epoch} (blend ${best.blend.toFixed(4)}, w ${best.w}) in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 
 if (process.argv[1]?.endsWith('train.ts')) await main();
