@@ -68,8 +68,11 @@ async function main(): Promise<void> {
     }
   }
   const med = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
-  const alone = await modelAlone(undefined);
-  const reference = values.reference ? await modelAlone(values.reference) : undefined;
+  // Each model measured twice, alternating, the second round kept: neither gets the JIT's warm-up for free.
+  let alone = await modelAlone(undefined);
+  let reference = values.reference ? await modelAlone(values.reference) : undefined;
+  alone = await modelAlone(undefined);
+  if (values.reference) reference = await modelAlone(values.reference);
   const result = {
     root, chunks, embedded,
     indexMsNone: times.none.map(Math.round), indexMsBuiltin: times.builtin.map(Math.round),
