@@ -1,110 +1,86 @@
 /**
- * Held-out retrieval of the shipped builtin model (issue 17), CodeSearchNet's protocol: every
- * held-out description ranks its own code unit among 1,000 (its group's), MRR@10. Compares BM25 on
- * the same units and tokens, the model as shipped (int8, loaded by src/embed/builtin/model.ts),
- * their reciprocal-rank fusion, and optionally USE-lite (`--use-lite N`: its first N groups only,
- * it is slow).
+ * Held-out retrieval of builtin models (issue 17), CodeSearchNet's protocol (train/heldout.ts):
+ * every description of the held-out test half ranks its own code unit among 1,000 candidates,
+ * MRR@10. Reports BM25 on the same units and tokens; for each model directory given (as shipped:
+ * int8, loaded by src/embed/builtin/model.ts) the model alone, its reciprocal-rank fusion with BM25
+ * and its score blend (z(BM25) + w·z(cosine), w tuned on the tuning half); all per language; and
+ * optionally USE-lite (`--use-lite 1`, slow).
  *
- *   nice -n 10 npx tsx train/evaluate.ts --data /work/train-data [--use-lite 1]
+ *   nice -n 10 npx tsx train/evaluate.ts --data /work/train-data [--models models/builtin,DIR2] [--use-lite 1]
  */
 import { parseArgs } from 'node:util';
 import { loadBuiltinModel } from '../src/embed/builtin/model.js';
-import { tokenCounts } from '../src/embed/builtin/tokenize.js';
 import { createUseLiteProvider } from '../src/embed/use-lite-provider.js';
-import { rng } from './nbow.js';
-import { codeText, isValidationPackage, mrrAt10, readPairs } from './train.js';
+import type { PairRecord } from './harvest.js';
+import type { EvalSet } from './heldout.js';
+import { bestBlendWeight, codeText, cosineMatrix, evalSet, heldOutHalf, isValidationPackage, mean, reciprocalRanks } from './heldout.js';
+import { readPairs } from './train.js';
 
-const GROUP = 1000;
+type Report = Record<string, number>;
 
-function bm25Scores(queries: Map<string, number>[], docs: Map<string, number>[], df: Map<string, number>, n: number): (idx: number[]) => Float32Array {
-  const avg = docs.reduce((s, d) => s + [...d.values()].reduce((a, b) => a + b, 0), 0) / docs.length;
-  const k1 = 1.2, b = 0.75;
-  return (idx) => {
-    const out = new Float32Array(idx.length * idx.length);
-    idx.forEach((qi, a) => {
-      idx.forEach((di, c) => {
-        const d = docs[di]!;
-        const len = [...d.values()].reduce((x, y) => x + y, 0);
-        let s = 0;
-        for (const t of queries[qi]!.keys()) {
-          const tf = d.get(t);
-          if (!tf) continue;
-          const idf = Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
-          s += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * len) / avg));
-        }
-        out[a * idx.length + c] = s;
-      });
-    });
-    return out;
-  };
+/** Mean of `rr` overall and per language of the set's pairs. */
+function perLanguage(set: EvalSet, rr: Float32Array): Report {
+  const out: Report = { all: round(mean(rr)) };
+  const by = new Map<string, number[]>();
+  set.pairs.forEach((p, i) => by.set(p.language, [...(by.get(p.language) ?? []), rr[i]!]));
+  for (const [lang, xs] of [...by].sort()) out[lang] = round(mean(xs));
+  return out;
 }
 
-function dense(qv: Float32Array[], cv: Float32Array[]): (idx: number[]) => Float32Array {
-  return (idx) => {
-    const out = new Float32Array(idx.length * idx.length);
-    idx.forEach((qi, a) => idx.forEach((ci, c) => {
-      let s = 0;
-      const x = qv[qi]!, y = cv[ci]!;
-      for (let j = 0; j < x.length; j++) s += x[j]! * y[j]!;
-      out[a * idx.length + c] = s;
-    }));
-    return out;
-  };
-}
+const round = (x: number): number => Number(x.toFixed(4));
 
-/** Reciprocal-rank fusion (k = 60) of two score matrices, weights per list. */
-function rrf(a: (idx: number[]) => Float32Array, b: (idx: number[]) => Float32Array, wa: number, wb: number): (idx: number[]) => Float32Array {
-  return (idx) => {
-    const n = idx.length;
-    const sa = a(idx), sb = b(idx);
-    const out = new Float32Array(n * n);
-    for (let q = 0; q < n; q++) {
-      for (const [s, w] of [[sa, wa], [sb, wb]] as const) {
-        const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => s[q * n + y]! - s[q * n + x]! || x - y);
-        order.forEach((doc, rank) => (out[q * n + doc]! += w / (60 + rank + 1)));
-      }
+/** Reciprocal ranks of reciprocal-rank fusion (k 60, equal weights) of BM25 and `dense`, by re-scoring each candidate window. */
+function rrfRanks(set: EvalSet, dense: Float32Array): Float32Array {
+  const n = set.pairs.length;
+  const fused = new Float32Array(n * n);
+  const m = Math.min(1000, n);
+  for (let q = 0; q < n; q++) {
+    const cands = Array.from({ length: m }, (_, k) => set.order[(set.at[q]! + k) % n]!);
+    for (const s of [set.bm25, dense]) {
+      const sorted = [...cands].sort((a, b) => s[q * n + b]! - s[q * n + a]! || a - b);
+      sorted.forEach((c, rank) => (fused[q * n + c]! += 1 / (60 + rank + 1)));
     }
-    return out;
-  };
+  }
+  return reciprocalRanks({ ...set, bm25: fused }, undefined, 1, 0);
+}
+
+async function denseOf(dir: string | undefined, pairs: readonly PairRecord[]): Promise<{ dense: Float32Array; chunksPerSec: number }> {
+  const model = await loadBuiltinModel(dir);
+  const t0 = performance.now();
+  const cv = pairs.map((p) => model.embed(codeText(p), 'document'));
+  const secs = (performance.now() - t0) / 1000;
+  const qv = pairs.map((p) => model.embed(p.description, 'query'));
+  return { dense: cosineMatrix(qv, cv), chunksPerSec: Math.round(pairs.length / secs) };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { data: { type: 'string', default: '/work/train-data' }, model: { type: 'string' }, 'use-lite': { type: 'string', default: '0' } } });
-  const valid = readPairs(values.data!).filter((p) => isValidationPackage(p.pkg));
-  const vr = rng(7);
-  for (let i = valid.length - 1; i > 0; i--) {
-    const j = Math.floor(vr() * (i + 1));
-    [valid[i], valid[j]] = [valid[j]!, valid[i]!];
-  }
-  const n = Math.floor(valid.length / GROUP) * GROUP;
-  const pairs = valid.slice(0, n);
+  const { values } = parseArgs({ options: { data: { type: 'string', default: '/work/train-data' }, models: { type: 'string', default: '' }, 'use-lite': { type: 'string', default: '0' } } });
+  const held = readPairs(values.data!).filter((p) => isValidationPackage(p.pkg));
+  const tune = evalSet(held.filter((p) => heldOutHalf(p.pkg) === 'tune'));
+  const test = evalSet(held.filter((p) => heldOutHalf(p.pkg) === 'test'));
   const langs = new Map<string, number>();
-  for (const p of pairs) langs.set(p.language, (langs.get(p.language) ?? 0) + 1);
-  const model = await loadBuiltinModel(values.model);
-  const t0 = performance.now();
-  const cv = pairs.map((p) => model.embed(codeText(p), 'document'));
-  const t1 = performance.now();
-  const qv = pairs.map((p) => model.embed(p.description, 'query'));
-  const t2 = performance.now();
-  const qTok = pairs.map((p) => tokenCounts(p.description));
-  const cTok = pairs.map((p) => tokenCounts(codeText(p)));
-  const df = new Map<string, number>();
-  for (const d of cTok) for (const t of d.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-  const bm25 = bm25Scores(qTok, cTok, df, cTok.length);
-  const nbow = dense(qv, cv);
+  for (const p of test.pairs) langs.set(p.language, (langs.get(p.language) ?? 0) + 1);
   const result: Record<string, unknown> = {
-    heldOutPairs: n, packages: new Set(pairs.map((p) => p.pkg)).size, languages: Object.fromEntries(langs),
-    bm25: mrrAt10(bm25, n), builtin: mrrAt10(nbow, n), rrf: mrrAt10(rrf(bm25, nbow, 1, 1), n), rrfVector05: mrrAt10(rrf(bm25, nbow, 1, 0.5), n),
-    codeEmbedPerSec: Math.round(n / ((t1 - t0) / 1000)), queryEmbedMeanMs: Number(((t2 - t1) / n).toFixed(4)),
+    protocol: 'held-out test half, each description vs 1,000 candidates, MRR@10 (train/heldout.ts)',
+    testPairs: test.pairs.length, testPackages: new Set(test.pairs.map((p) => p.pkg)).size, tunePairs: tune.pairs.length, languages: Object.fromEntries(langs),
+    bm25: perLanguage(test, reciprocalRanks(test, undefined, 1, 0)),
   };
-  const useLiteGroups = Number(values['use-lite']);
-  if (useLiteGroups > 0) {
-    const m = useLiteGroups * GROUP;
+  for (const dir of values.models!.split(',').filter(Boolean)) {
+    const { w, mrr: tuneBlend } = bestBlendWeight(tune, (await denseOf(dir, tune.pairs)).dense);
+    const { dense, chunksPerSec } = await denseOf(dir, test.pairs);
+    result[dir] = {
+      model: perLanguage(test, reciprocalRanks(test, dense, 0, 1)), rrf: perLanguage(test, rrfRanks(test, dense)),
+      blendWeight: w, tuneBlend: round(tuneBlend), blend: perLanguage(test, reciprocalRanks(test, dense, 1, w)), codeEmbedPerSec: chunksPerSec,
+    };
+  }
+  if (Number(values['use-lite']) > 0) {
     const provider = createUseLiteProvider({ batchSize: 64 });
-    const uq = await provider.embed(pairs.slice(0, m).map((p) => p.description));
-    const uc = await provider.embed(pairs.slice(0, m).map((p) => codeText(p).slice(0, 6000)));
+    const embedAll = async (pairs: readonly PairRecord[]): Promise<Float32Array> =>
+      cosineMatrix(await provider.embed(pairs.map((p) => p.description)), await provider.embed(pairs.map((p) => codeText(p).slice(0, 6000))));
+    const w = bestBlendWeight(tune, await embedAll(tune.pairs)).w;
+    const dense = await embedAll(test.pairs);
     await provider.close();
-    result['subset'] = { pairs: m, bm25: mrrAt10(bm25, m), builtin: mrrAt10(nbow, m), useLite: mrrAt10(dense(uq, uc), m), rrfUseLite: mrrAt10(rrf(bm25, dense(uq, uc), 1, 1), m) };
+    result['useLite'] = { model: perLanguage(test, reciprocalRanks(test, dense, 0, 1)), rrf: perLanguage(test, rrfRanks(test, dense)), blendWeight: w, blend: perLanguage(test, reciprocalRanks(test, dense, 1, w)) };
   }
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }

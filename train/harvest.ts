@@ -1,7 +1,7 @@
 /**
  * Harvests (description, code unit) pairs for the builtin embedding model (issue 17).
  *
- *   npx tsx train/harvest.ts --npm /work/train-data/npm/node_modules --out /work/train-data
+ *   npx tsx train/harvest.ts --npm /work/train-data/npm/node_modules[,DIR2] --out /work/train-data
  *
  * Reads installed npm packages (install them first: train/README.md), Debian python3-* and
  * golang-*-dev packages, and crates under /usr/share/cargo/registry; keeps permissive licences
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { npm: { type: 'string' }, out: { type: 'string' }, 'exclude-names': { type: 'string' }, 'exclude-hashes': { type: 'string' } } });
   const out = values.out ?? '/work/train-data';
   const extraNames = readLines(values['exclude-names']);
-  const all = [...(values.npm ? npmPackages(values.npm) : []), ...debianPackages(), ...cargoCrates()];
+  const all = [...(values.npm ?? '').split(',').filter(Boolean).flatMap((dir) => npmPackages(dir)), ...debianPackages(), ...cargoCrates()];
   const grammars = await loadGrammars(['javascript', 'typescript', 'tsx', 'python', 'go', 'rust']);
   const h: HarvestState = {
     parser: createFileParser({ windowLines: 60, overlapLines: 8, maxBytes: 4096 }, grammars), extraNames, badHashes: readLines(values['exclude-hashes']),

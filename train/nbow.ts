@@ -52,8 +52,11 @@ export function encode(p: NbowParams, f: Features, side: 'q' | 'c', out: Float32
 }
 
 export interface Trainer {
-  /** One batch of aligned (query, code) features; returns the mean loss. */
-  step(queries: readonly Features[], codes: readonly Features[]): number;
+  /**
+   * One batch of aligned (query, code) features; returns the mean loss. `prior` (b × b, row =
+   * query) is a fixed score added to the logits (residual training on top of BM25): no gradient.
+   */
+  step(queries: readonly Features[], codes: readonly Features[], prior?: Float32Array): number;
 }
 
 export interface TrainerOptions {
@@ -121,7 +124,7 @@ export function createTrainer(p: NbowParams, o: TrainerOptions): Trainer {
   };
 
   return {
-    step(queries, codes) {
+    step(queries, codes, prior) {
       const b = queries.length;
       const uq = queries.map(() => new Float32Array(dims));
       const uc = codes.map(() => new Float32Array(dims));
@@ -133,7 +136,7 @@ export function createTrainer(p: NbowParams, o: TrainerOptions): Trainer {
           let s = 0;
           const a = uq[i]!, c = uc[k]!;
           for (let j = 0; j < dims; j++) s += a[j]! * c[j]!;
-          sim[i * b + k] = s * o.scale;
+          sim[i * b + k] = s * o.scale + (prior ? prior[i * b + k]! : 0);
         }
       }
       // dL/dsim for the symmetric loss: rows (query → codes) and columns (code → queries).

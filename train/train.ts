@@ -2,11 +2,13 @@
  * Trains the builtin embedding model (issue 17) on the pairs train/harvest.ts wrote, and writes the
  * shipped artifact (manifest.json, weights.bin, vocab.txt) to `--model`.
  *
- *   nice -n 10 npx tsx train/train.ts --data /work/train-data --model models/builtin
+ *   nice -n 10 npx tsx train/train.ts --data /work/train-data --model models/builtin --hard 8 --prior 4
  *
- * Whole packages are held out for validation (sha256 of the package name, 1 in 16); the held-out
- * MRR@10 over groups of 1,000 (CodeSearchNet's protocol) is printed after every epoch. Batches mix
- * groups of pairs from one package, so in-batch negatives include hard ones from the same code base.
+ * Whole packages are held out (train/heldout.ts: 1 in 16 by name hash, split into a tuning and a
+ * test half). After every epoch the tuning half's MRR@10 (1,000 candidates) is printed for the model
+ * alone and for its blend with BM25; the epoch with the best blend is kept. Batches are groups of
+ * one package's BM25 hard neighbours (`--hard K`), and BM25 can be a fixed prior in the logits
+ * (`--prior WEIGHT`) so the model learns what lexical matching misses (train/batches.ts).
  * Deterministic for a given corpus and seed.
  */
 import { createHash } from 'node:crypto';
@@ -17,19 +19,17 @@ import { encodeWeights, MODEL_FORMAT, MODEL_FORMAT_VERSION } from '../src/embed/
 import { BUILTIN_MODEL_NAME } from '../src/embed/builtin/model.js';
 import type { Features } from '../src/embed/builtin/tokenize.js';
 import { featurize, tokenCounts, TOKENIZER_VERSION } from '../src/embed/builtin/tokenize.js';
+import { bm25Prior, codeTermWeights, hardNeighbours, makeBatches } from './batches.js';
+import { bm25Stats, countsOf } from './bm25.js';
 import type { PairRecord } from './harvest.js';
+import type { EvalSet } from './heldout.js';
+import { bestBlendWeight, codeText, cosineMatrix, evalSet, heldOutHalf, isValidationPackage, mean, reciprocalRanks } from './heldout.js';
 import { createTrainer, encode, initParams, rng } from './nbow.js';
 import type { NbowParams } from './nbow.js';
 
 export const sha = (s: string | Uint8Array): string => createHash('sha256').update(s).digest('hex');
 
-/** 1 package in 16 is held out, by the hash of its name. */
-export const isValidationPackage = (pkg: string): boolean => parseInt(sha(pkg).slice(0, 2), 16) % 16 === 0;
-
-/** The text a code unit is embedded as, the same shape as the index's embeddingText: path and name, then the code. */
-export function codeText(p: Pick<PairRecord, 'path' | 'symbol' | 'container' | 'code'>): string {
-  return `${p.path} ${p.container ? `${p.container}.` : ''}${p.symbol}\n${p.code}`;
-}
+export { codeText, isValidationPackage };
 
 export function readPairs(dataDir: string): PairRecord[] {
   return readFileSync(join(dataDir, 'pairs.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as PairRecord);
@@ -43,65 +43,6 @@ function buildVocab(pairs: readonly PairRecord[], size: number, minDf: number): 
   }
   const tokens = [...df].filter(([, n]) => n >= minDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, size).map(([t]) => t);
   return { tokens, df };
-}
-
-/** MRR@10 of queries against their own code among groups of `group` (each query's 999 distractors are its group's other units). */
-export function mrrAt10(scoreGroup: (qs: number[]) => Float32Array, n: number, group = 1000): number {
-  let sum = 0;
-  let count = 0;
-  for (let start = 0; start + group <= n; start += group) {
-    const idx = Array.from({ length: group }, (_, i) => start + i);
-    const scores = scoreGroup(idx); // group × group, row = query
-    for (let i = 0; i < group; i++) {
-      const own = scores[i * group + i]!;
-      let rank = 1;
-      for (let k = 0; k < group; k++) if (k !== i && scores[i * group + k]! > own) rank++;
-      if (rank <= 10) sum += 1 / rank;
-      count++;
-    }
-  }
-  return count === 0 ? 0 : sum / count;
-}
-
-function modelScores(p: NbowParams, qf: readonly Features[], cf: readonly Features[]): (idx: number[]) => Float32Array {
-  return (idx) => {
-    const d = p.dims;
-    const uq = idx.map((i) => encodeTo(p, qf[i]!, 'q'));
-    const uc = idx.map((i) => encodeTo(p, cf[i]!, 'c'));
-    const out = new Float32Array(idx.length * idx.length);
-    for (let a = 0; a < idx.length; a++) for (let b = 0; b < idx.length; b++) {
-      let s = 0;
-      for (let j = 0; j < d; j++) s += uq[a]![j]! * uc[b]![j]!;
-      out[a * idx.length + b] = s;
-    }
-    return out;
-  };
-}
-
-function encodeTo(p: NbowParams, f: Features, side: 'q' | 'c'): Float32Array {
-  const v = new Float32Array(p.dims);
-  encode(p, f, side, v);
-  return v;
-}
-
-/** Batches of `batch` pairs made of groups of `group` pairs from one package, shuffled by `rand`. */
-function makeBatches(byPkg: Map<string, number[]>, batch: number, group: number, rand: () => number): number[][] {
-  const shuffle = <T>(a: T[]): T[] => {
-    for (let i = a.length - 1; i > 0; i--) {
-      const j = Math.floor(rand() * (i + 1));
-      [a[i], a[j]] = [a[j]!, a[i]!];
-    }
-    return a;
-  };
-  const groups: number[][] = [];
-  for (const ids of byPkg.values()) {
-    const s = shuffle([...ids]);
-    for (let i = 0; i < s.length; i += group) groups.push(s.slice(i, i + group));
-  }
-  const flat = shuffle(groups).flat();
-  const out: number[][] = [];
-  for (let i = 0; i + batch <= flat.length; i += batch) out.push(flat.slice(i, i + batch));
-  return out;
 }
 
 /** `f` with each token dropped with probability `p` (at least one kept): a regulariser. */
@@ -145,60 +86,90 @@ function writeArtifact(dir: string, params: NbowParams, tokens: readonly string[
   return weights.byteLength + Buffer.byteLength(vocabText);
 }
 
-async function main(): Promise<void> {
+interface Options {
+  readonly data: string; readonly model: string; readonly vocab: number; readonly buckets: number; readonly dims: number;
+  readonly epochs: number; readonly batch: number; readonly group: number; readonly lr: number; readonly scale: number;
+  readonly seed: number; readonly dropout: number; readonly hard: number; readonly prior: number;
+}
+
+function options(): Options {
   const { values } = parseArgs({
     options: {
       data: { type: 'string', default: '/work/train-data' }, model: { type: 'string', default: 'models/builtin' },
       vocab: { type: 'string', default: '20000' }, buckets: { type: 'string', default: '2048' }, dims: { type: 'string', default: '64' },
-      epochs: { type: 'string', default: '8' }, batch: { type: 'string', default: '256' }, group: { type: 'string', default: '8' },
+      epochs: { type: 'string', default: '4' }, batch: { type: 'string', default: '512' }, group: { type: 'string', default: '16' },
       lr: { type: 'string', default: '0.05' }, scale: { type: 'string', default: '20' }, seed: { type: 'string', default: '17' },
-      dropout: { type: 'string', default: '0' },
+      dropout: { type: 'string', default: '0.1' }, hard: { type: 'string', default: '0' }, prior: { type: 'string', default: '0' },
     },
   });
   const num = (k: keyof typeof values): number => Number(values[k]);
-  const all = readPairs(values.data!);
+  return {
+    data: values.data!, model: values.model!, vocab: num('vocab'), buckets: num('buckets'), dims: num('dims'), epochs: num('epochs'), batch: num('batch'),
+    group: num('group'), lr: num('lr'), scale: num('scale'), seed: num('seed'), dropout: num('dropout'), hard: num('hard'), prior: num('prior'),
+  };
+}
+
+/** Model-alone and best-blend MRR@10 of `params` on the tuning half. */
+function tuneScore(params: NbowParams, set: EvalSet, q: readonly Features[], c: readonly Features[]): { alone: number; blend: number; w: number } {
+  const dense = cosineMatrix(q.map((f) => encodeTo(params, f, 'q')), c.map((f) => encodeTo(params, f, 'c')));
+  const { w, mrr } = bestBlendWeight(set, dense);
+  return { alone: mean(reciprocalRanks(set, dense, 0, 1)), blend: mrr, w };
+}
+
+function encodeTo(p: NbowParams, f: Features, side: 'q' | 'c'): Float32Array {
+  const v = new Float32Array(p.dims);
+  encode(p, f, side, v);
+  return v;
+}
+
+async function main(): Promise<void> {
+  const o = options();
+  const t0 = performance.now();
+  const all = readPairs(o.data);
   const train = all.filter((p) => !isValidationPackage(p.pkg));
-  const valid = all.filter((p) => isValidationPackage(p.pkg));
-  // Shuffle validation so each 1,000-group mixes packages (deterministic).
-  const vr = rng(7);
-  for (let i = valid.length - 1; i > 0; i--) {
-    const j = Math.floor(vr() * (i + 1));
-    [valid[i], valid[j]] = [valid[j]!, valid[i]!];
-  }
-  const { tokens, df } = buildVocab(train, num('vocab'), 3);
+  const tune = all.filter((p) => isValidationPackage(p.pkg) && heldOutHalf(p.pkg) === 'tune');
+  const { tokens, df } = buildVocab(train, o.vocab, 3);
   const vocab = new Map(tokens.map((t, i) => [t, i]));
-  const buckets = num('buckets');
-  const dims = num('dims');
-  const rows = tokens.length + buckets;
-  const idf = new Float32Array(rows).fill(Math.log(train.length / 3));
-  tokens.forEach((t, i) => (idf[i] = Math.log(train.length / (df.get(t) ?? 1))));
-  const feats = (ps: readonly PairRecord[]) => ({ q: ps.map((p) => featurize(p.description, vocab, buckets)), c: ps.map((p) => featurize(codeText(p), vocab, buckets)) });
+  const rows = tokens.length + o.buckets;
+  const idfs = new Float32Array(rows).fill(Math.log(train.length / 3));
+  tokens.forEach((t, i) => (idfs[i] = Math.log(train.length / (df.get(t) ?? 1))));
+  const feats = (ps: readonly PairRecord[]) => ({ q: ps.map((p) => featurize(p.description, vocab, o.buckets)), c: ps.map((p) => featurize(codeText(p), vocab, o.buckets)) });
   const tr = feats(train);
-  const va = feats(valid);
-  process.stderr.write(`${train.length} training pairs, ${valid.length} held-out pairs (${new Set(valid.map((p) => p.pkg)).size} packages), vocab ${tokens.length} + ${buckets} buckets × ${dims}\n`);
-  const params = initParams(rows, dims, idf, num('seed'));
-  const trainer = createTrainer(params, { lr: num('lr'), lrWeights: num('lr'), scale: num('scale') });
+  const tu = feats(tune);
+  const tuneSet = evalSet(tune);
+  const qCounts = countsOf(train.map((p) => p.description));
+  const cCounts = countsOf(train.map(codeText));
+  const stats = bm25Stats(cCounts);
   const byPkg = new Map<string, number[]>();
   train.forEach((p, i) => byPkg.set(p.pkg, [...(byPkg.get(p.pkg) ?? []), i]));
-  const rand = rng(num('seed'));
-  let best = { mrr: -1, epoch: 0, table: params.table.slice(), wq: params.logWq.slice(), wc: params.logWc.slice() };
-  for (let epoch = 1; epoch <= num('epochs'); epoch++) {
+  const neighbours = o.hard > 0 ? hardNeighbours(byPkg, qCounts, cCounts, stats, o.hard) : undefined;
+  const termWeights = o.prior > 0 ? codeTermWeights(cCounts, stats) : undefined;
+  process.stderr.write(`${train.length} training pairs, ${tune.length} tuning pairs (${new Set(tune.map((p) => p.pkg)).size} packages), vocab ${tokens.length} + ${o.buckets} buckets × ${o.dims}; prepared in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+  const params = initParams(rows, o.dims, idfs, o.seed);
+  const trainer = createTrainer(params, { lr: o.lr, lrWeights: o.lr, scale: o.scale });
+  const rand = rng(o.seed);
+  const dataManifest = JSON.parse(readFileSync(join(o.data, 'data-manifest.json'), 'utf8')) as { id: string };
+  let best = { blend: -1, alone: 0, w: 0, epoch: 0 };
+  for (let epoch = 1; epoch <= o.epochs; epoch++) {
     let loss = 0;
-    const batches = makeBatches(byPkg, num('batch'), num('group'), rand);
-    const drop = num('dropout');
-    for (const b of batches) loss += trainer.step(b.map((i) => dropTokens(tr.q[i]!, drop, rand)), b.map((i) => dropTokens(tr.c[i]!, drop, rand)));
-    const mrr = mrrAt10(modelScores(params, va.q, va.c), valid.length);
-    process.stderr.write(`epoch ${epoch}: loss ${(loss / batches.length).toFixed(4)}, held-out MRR@10 ${mrr.toFixed(4)}\n`);
-    if (mrr > best.mrr) best = { mrr, epoch, table: params.table.slice(), wq: params.logWq.slice(), wc: params.logWc.slice() };
+    const batches = makeBatches(byPkg, o.batch, o.group, rand, neighbours);
+    for (const b of batches) {
+      const prior = termWeights ? bm25Prior(b, qCounts, termWeights, stats, o.prior) : undefined;
+      loss += trainer.step(b.map((i) => dropTokens(tr.q[i]!, o.dropout, rand)), b.map((i) => dropTokens(tr.c[i]!, o.dropout, rand)), prior);
+    }
+    const s = tuneScore(params, tuneSet, tu.q, tu.c);
+    process.stderr.write(`epoch ${epoch}: loss ${(loss / batches.length).toFixed(4)}, tuning half MRR@10 model ${s.alone.toFixed(4)}, blend ${s.blend.toFixed(4)} (w ${s.w}), ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+    if (s.blend <= best.blend) continue;
+    best = { ...s, epoch };
+    // Written at every better epoch: a run stopped early still leaves its best artifact.
+    const { data: _d, model: _m, ...hyper } = o;
+    const bytes = writeArtifact(o.model, params, tokens, o.buckets, dataManifest, {
+      training: { pairs: train.length, tuningPairs: tune.length, ...hyper, bestEpoch: epoch, seconds: Math.round((performance.now() - t0) / 1000) },
+      metrics: { tuningHalfFloat32: { model: Number(s.alone.toFixed(4)), blend: Number(s.blend.toFixed(4)), blendWeight: s.w } },
+    });
+    process.stderr.write(`wrote epoch ${epoch} to ${o.model} (${bytes} bytes)\n`);
   }
-  params.table.set(best.table);
-  params.logWq.set(best.wq);
-  params.logWc.set(best.wc);
-  const bytes = writeArtifact(values.model!, params, tokens, buckets, JSON.parse(readFileSync(join(values.data!, 'data-manifest.json'), 'utf8')) as { id: string }, {
-    training: { pairs: train.length, dropout: num('dropout'), heldOutPairs: valid.length, epochs: num('epochs'), bestEpoch: best.epoch, batch: num('batch'), group: num('group'), lr: num('lr'), scale: num('scale'), seed: num('seed') },
-    metrics: { heldOutMrr10Float32: Number(best.mrr.toFixed(4)) },
-  });
-  process.stderr.write(`best epoch ${best.epoch} (MRR@10 ${best.mrr.toFixed(4)}); wrote ${values.model} (${bytes} bytes)\n`);
+  process.stderr.write(`best epoch ${best.epoch} (blend ${best.blend.toFixed(4)}, w ${best.w}) in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 
 if (process.argv[1]?.endsWith('train.ts')) await main();
