@@ -1,6 +1,6 @@
 import {
-  DefinitionRequest, ImplementationRequest, ReferencesRequest,
-  type Diagnostic, type Location, type LocationLink,
+  DefinitionRequest, ImplementationRequest, ReferencesRequest, WorkspaceSymbolRequest,
+  type Diagnostic, type Location, type LocationLink, type SymbolInformation, type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol/node';
 import type { LspClient } from './lsp-client.js';
 import { pathInRoot, uriOf } from './uri-paths.js';
@@ -50,6 +50,28 @@ export async function locationsAt(client: LspClient, kind: Kind, at: DocumentAt)
         ? await client.request<Location | Location[] | LocationLink[] | null>(DefinitionRequest.method, position)
         : await client.request<Location | Location[] | LocationLink[] | null>(ImplementationRequest.method, position);
   return normaliseLocations(at.root, raw);
+}
+
+/** A symbol a server's workspace/symbol names, inside the root. */
+export interface WorkspaceSymbolHit {
+  readonly name: string;
+  readonly container?: string | undefined;
+  readonly at: SourcePosition;
+}
+
+/**
+ * workspace/symbol for a query, with `at`'s document synced and analysed first (tsserver searches
+ * the projects of its open files: with none open it has no project). Symbols outside the root dropped.
+ */
+export async function workspaceSymbols(client: LspClient, at: Omit<DocumentAt, 'line' | 'column'>, query: string): Promise<WorkspaceSymbolHit[]> {
+  await client.ready(uriOf(at.root, at.path), at.languageId, at.text);
+  const raw = await client.request<Array<SymbolInformation | WorkspaceSymbol> | null>(WorkspaceSymbolRequest.method, { query });
+  const out: WorkspaceSymbolHit[] = [];
+  for (const s of raw ?? []) {
+    const [pos] = normaliseLocations(at.root, 'range' in s.location ? s.location : { uri: s.location.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });
+    if (pos) out.push({ name: s.name, ...(s.containerName ? { container: s.containerName } : {}), at: pos });
+  }
+  return out;
 }
 
 /** Locations or links → positions inside the root, deduplicated, in path then line order. */

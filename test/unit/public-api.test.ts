@@ -32,7 +32,7 @@ describe('public API pin', () => {
       'RepoMapOptions', 'RepoMapRole', 'RepoMapSymbol', 'RepoQaInput', 'ResolvedImport', 'RuntimeStatus', 'SearchMeta', 'SearchMode',
       'SearchOptions', 'SearchResponse', 'SearchResult', 'SectionName', 'SemanticStatus', 'SimilarOptions',
       'SkipReason', 'StatusReport', 'StrategyStep', 'SubQueries', 'SymbolDefinition', 'SymbolHit', 'SymbolKind', 'SymbolLookupOptions', 'SymbolMatch',
-      'SymbolOptions', 'SymbolRow', 'TaskContext', 'TaskSpec', 'TerminalPreferences', 'TextEdit', 'TextMatch', 'TextSearchOptions',
+      'SymbolOptions', 'SymbolRow', 'SymbolSearchResult', 'TaskContext', 'TaskSpec', 'TerminalPreferences', 'TextEdit', 'TextMatch', 'TextSearchOptions',
       'TextSearchResult', 'TokenCounter', 'ToolCallStyle', 'WatchEvent', 'WatchOptions', 'WatcherInfo',
       'WorkspaceInput',
     ]);
