@@ -90,6 +90,11 @@ describe('language servers: TypeScript (typescript-language-server)', () => {
     const fromApi = await byName.diagnostics('src/bad.ts');
     expect(fromApi.source).toMatch(/^typescript-api \d+\.\d+\.\d+ \(tsconfig\.json\); lsp\.enabled is false$/);
     expect(fromApi.diagnostics).toEqual([expect.objectContaining({ path: 'src/bad.ts', line: 1, severity: 'error', code: 'TS2322' })]);
+    const tool = await runTool('get_diagnostics', { path: 'src/bad.ts' }, { engine, writePolicy: 'read-only' });
+    expect(tool.meta.source).toBe('lsp:typescript');
+    expect((tool.data as { source: string }).source).toBe('lsp:typescript');
+    const none = await runTool('get_diagnostics', { path: 'src/a.ts' }, { engine: byName, writePolicy: 'read-only' });
+    expect(none.meta.source).toMatch(/^typescript-api /);
     const project = await byName.diagnostics();
     expect(project.path).toBeNull();
     expect(project.diagnostics.map((d) => d.path)).toEqual(['src/bad.ts']);
@@ -258,6 +263,8 @@ describe('language servers: a silent or crashing server falls back to names', ()
     const result = await layer.resolve('references', slice, 1, 14);
     expect(result).toEqual({ fallback: expect.stringMatching(/failed: .*(exited|code 3|EPIPE|closed)/) });
     expect(layer.status().find((s) => s.name === 'typescript')).toMatchObject({ state: 'failed', hint: expect.any(String) });
+    // workspace/symbol on the failed server: the reason, not an error
+    expect(await layer.workspaceSymbols(slice, 'a')).toEqual({ fallback: expect.stringMatching(/failed: /) });
     await layer.close();
   });
 
