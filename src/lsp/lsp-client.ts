@@ -12,7 +12,7 @@ import type { Logger, Scheduler } from '../core/logger.js';
 export interface LaunchSpec {
   /** The family (`typescript`, `python`...), for messages. */
   readonly name: string;
-  /** Absolute path of the executable (located before the start). */
+  /** Absolute path of the executable (located before the start): the server, or Node running it (`launchOf`). */
   readonly executable: string;
   readonly args: readonly string[];
   readonly root: string;
