@@ -19,7 +19,7 @@ function matchOf(name: string, wanted: string): { match: SymbolMatch; distance: 
 
 /** One document per language family with a server: a name hit's file, else the first indexed file of its languages. */
 async function documentsByFamily(deps: NavigationDeps, named: readonly SymbolHit[]): Promise<Map<string, string>> {
-  const files = await deps.snapshot((store) => store.files.listing());
+  const files = await deps.snapshot((store) => store.files.firstOfEachLanguage());
   const candidates = [...named.map((h) => ({ path: h.path, language: h.language })), ...files];
   const out = new Map<string, string>();
   for (const c of candidates) {
