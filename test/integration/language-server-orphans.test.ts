@@ -1,7 +1,7 @@
 /**
  * Language servers outlive nothing: a scry process killed with SIGKILL (no exit handler runs) leaves
- * no server behind, because scry passes its pid in `initialize` and the servers' watchdog exits
- * when that process is gone; and Node-based servers run with their heap capped at lsp.maxMemoryMb.
+ * no server behind (their stdin ends; they also watch scry's pid, passed in `initialize`); and
+ * Node-based servers run with their heap capped at lsp.maxMemoryMb.
  * Real servers (typescript-language-server with its tsserver, pyright) in a real child process
  * running the built library (dist/). Outcomes are polled for, never timed.
  */
