@@ -214,6 +214,27 @@ describe('language servers: Python (pyright)', () => {
   }, 120_000);
 });
 
+describe('language servers: scry symbols with lsp.enabled in scry.config.json', () => {
+  let t: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    t = tempDir('scry-lsp-cli-');
+    writeTree(join(t.dir, 'repo'), { ...TS_FILES, 'scry.config.json': JSON.stringify({ lsp: { enabled: true, timeoutMs: 60_000 } }) });
+  });
+  afterAll(() => t.cleanup());
+
+  it('--json carries resolution and servers; the text ends with where the matches came from', async () => {
+    const db = join(t.dir, 'index.db');
+    expect((await runCli(['index', join(t.dir, 'repo'), '--db', db], { cwd: t.dir })).code).toBe(0);
+    const j = await runCli(['symbols', 'Areas', '--json', '--db', db], { cwd: t.dir });
+    expect(j.code).toBe(0);
+    const parsed = JSON.parse(j.stdout) as { resolution: string; servers: string[]; results: Array<{ name: string }> };
+    expect(parsed).toMatchObject({ resolution: 'lsp', servers: ['typescript'] });
+    expect(parsed.results.map((r) => r.name)).toContain('sumOfAreas');
+    const text = await runCli(['symbols', 'Beta', '--kind', 'class', '--db', db], { cwd: t.dir });
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('names and language server (typescript)');
+  }, 120_000);
+});
+
 /** Timers fired by the test, not by time. */
 function manualScheduler(): Scheduler & { fire(): void; pending(): number } {
   let timers: Array<{ run: () => void; live: boolean }> = [];
