@@ -28,7 +28,7 @@ export type { DryRunReport, DirectoryTotal } from './indexer/dry-run.js';
 export type { SearchResponse, SearchResult, SearchMeta } from './search/search-result.js';
 export { MARK_OPEN, MARK_CLOSE } from './search/snippet.js';
 export { MAX_QUERY_BYTES } from './search/query-parse.js';
-export type { ListFilesOptions, FileListing, SimilarOptions, SymbolDefinition, SymbolLookupOptions, DiagnosticsOptions } from './engine/engine-api.js';
+export type { ListFilesOptions, FileListing, SimilarOptions, SymbolDefinition, SymbolLookupOptions, SymbolSearchResult, DiagnosticsOptions } from './engine/engine-api.js';
 // Language servers (issue 21): diagnostics, and definitions and references by type.
 export type { DiagnosticsReport } from './engine/lsp-layer.js';
 export type { FileDiagnostic } from './lsp/lsp-queries.js';

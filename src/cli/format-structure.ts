@@ -1,14 +1,15 @@
 import type { DiagnosticsReport, FileOutline, ReferencesResult, RelatedFiles, SymbolHit } from '../index.js';
 
-export function formatSymbols(query: string, hits: readonly SymbolHit[]): string {
-  if (hits.length === 0) return `no symbol matches "${query}"\n`;
+export function formatSymbols(query: string, hits: readonly SymbolHit[], how: { servers?: readonly string[] | undefined; fallback?: string | undefined } = {}): string {
+  const note = how.servers ? `names and language server (${how.servers.join(', ')})${how.fallback ? `; ${how.fallback}` : ''}\n` : how.fallback ? `matched by name: ${how.fallback}\n` : '';
+  if (hits.length === 0) return `no symbol matches "${query}"\n${note}`;
   const lines = hits.map((h) => {
     const where = `${h.path}:${h.startLine}:${h.startCol}`;
     const tag = h.match === 'exact' ? '' : ` (${h.match})`;
     const container = h.container ? `${h.container}.` : '';
     return `${h.kind.padEnd(9)} ${container}${h.name}${tag}  ${where}${h.exported ? '' : '  [private]'}\n          ${h.signature}`;
   });
-  return `${lines.join('\n')}\n`;
+  return `${lines.join('\n')}\n${note}`;
 }
 
 export function formatReferences(r: ReferencesResult): string {

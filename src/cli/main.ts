@@ -68,13 +68,13 @@ function buildProgram(io: CliIO, result: CommandResult): Command {
 
   program
     .command('symbols')
-    .description('Find definitions by name: exact matches first, then names starting with NAME, then names within a few typos. Foo.bar (or Foo::bar, Foo#bar) looks for bar inside Foo.')
+    .description('Find definitions by name: exact matches first, then names starting with NAME, then names within a few typos. Foo.bar (or Foo::bar, Foo#bar) looks for bar inside Foo. With lsp.enabled, joined by the language servers\' workspace/symbol matches (substring, camel case).')
     .argument('<name>', 'symbol name')
     .addOption(dbOption())
     .option('-C, --root <dir>', 'project root (default: current directory, or the root stored in --db)')
     .option('--kind <kind>', 'only these kinds: function, method, class, interface, struct, enum, type, variable, constant, module (repeatable, comma-separated)', collect)
     .option('-k <n>', 'number of results (1-1000, default 20)')
-    .option('--json', 'JSON output: {query, results: [{name, kind, container, signature, path, startLine, startCol, endLine, endCol, exported, match, distance, id}]}')
+    .option('--json', 'JSON output: {query, results: [{name, kind, container, signature, path, startLine, startCol, endLine, endCol, exported, match, distance, id}], resolution, servers?, fallback?}')
     .addHelpText('after', '\nExamples:\n  scry symbols openDatabase\n  scry symbols Engine --kind interface,class\n  scry symbols IndexStore.transaction --json')
     .action(run(() => import('./commands/structure-commands.js').then((m) => m.symbolsCommand)));
 

@@ -127,6 +127,8 @@ export interface SymbolLookupOptions {
    * language server for that file (config `lsp`), the definition that use resolves to by type.
    */
   readonly at?: { readonly path: string; readonly line: number; readonly column?: number | undefined } | undefined;
+  /** Also list the definitions implementing this one (textDocument/implementation; config `lsp`). */
+  readonly implementations?: boolean | undefined;
 }
 
 export interface DiagnosticsOptions {
@@ -157,6 +159,12 @@ export interface Engine {
    * `Foo#bar`) restricts to members of `Foo`.
    */
   symbols(name: string, options?: SymbolOptions): Promise<SymbolHit[]>;
+  /**
+   * `symbols`, joined (config `lsp`) by the workspace/symbol answer of each language family's
+   * server (`resolution: "lsp"`): what the name tiers miss (substring and camel-case matches) is
+   * added, nothing the index has is dropped. A slow or failed server falls back to names (`fallback`).
+   */
+  findSymbols(name: string, options?: SymbolOptions): Promise<SymbolSearchResult>;
   /**
    * Occurrences of a symbol, grouped by file, definitions first: by type (`resolution: "lsp"`) when
    * its definition is known (an id with a path, or a name defined once) and a language server
@@ -344,6 +352,17 @@ export interface SimilarOptions {
 }
 
 /** A definition with its code. */
+/** `Engine.findSymbols`: definitions by name, and by the language servers' workspace/symbol when they run. */
+export interface SymbolSearchResult {
+  readonly symbols: SymbolHit[];
+  /** `lsp` when at least one language server answered workspace/symbol; `name` otherwise. */
+  readonly resolution: 'lsp' | 'name';
+  /** The servers that answered (`typescript`, `python`...), when `resolution` is `lsp`. */
+  readonly servers?: readonly string[] | undefined;
+  /** Why a server did not answer (each family's reason, `; `-joined), when one was expected to. */
+  readonly fallback?: string | undefined;
+}
+
 export interface SymbolDefinition {
   readonly id: string;
   readonly symbol: SymbolRow;
@@ -357,6 +376,13 @@ export interface SymbolDefinition {
   readonly resolution: 'lsp' | 'name';
   /** Why `at` was not resolved by a server (none configured, a timeout, a crash). */
   readonly fallback?: string | undefined;
+  /**
+   * With `implementations`: the definitions implementing this one (classes of an interface,
+   * overrides of a method), as ids, by the server's textDocument/implementation; empty with
+   * `implementationsFallback` when no server answered.
+   */
+  readonly implementations?: readonly string[] | undefined;
+  readonly implementationsFallback?: string | undefined;
 }
 
 export interface WatchOptions {

@@ -39,10 +39,11 @@ import { ReadConnection } from './read-connection.js';
 import { watchHandle } from './watch-handle.js';
 import { LspLayer, type DiagnosticsReport } from './lsp-layer.js';
 import { closedEngine, referencesOf, symbolDefinition, type NavigationDeps } from './typed-navigation.js';
+import { findSymbols } from './typed-symbols.js';
 import { definitionsNearCursor } from './lsp-context.js';
 import type {
   ApplyChangeOptions, ContextOptions, DiagnosticsOptions, SymbolLookupOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
-  ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, TaskContext, WatchOptions,
+  ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, SymbolSearchResult, TaskContext, WatchOptions,
 } from './engine-api.js';
 
 /** The composition root: resolves config, then opens the store lazily on first use. */
@@ -243,6 +244,10 @@ class EngineImpl implements Engine {
     return this.reads.snapshot((store) => searchSymbols(store, name, { kinds, limit: options.limit }, this.nameCache));
   }
 
+  async findSymbols(name: string, options: SymbolOptions = {}): Promise<SymbolSearchResult> {
+    const kinds = validateKinds(typeof options.kind === 'string' ? options.kind.split(',') : options.kind);
+    return findSymbols(this.navigation(), name, { kinds, limit: options.limit ?? 20 }, await this.symbols(name, options));
+  }
   async references(name: string, options: ReferenceOptions = {}): Promise<ReferencesResult> {
     return referencesOf(this.navigation(), name, options.limit ?? 50);
   }

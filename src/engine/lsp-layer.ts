@@ -1,7 +1,8 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import { EngineError, isEngineError } from '../core/errors.js';
 import type { Logger, Scheduler } from '../core/logger.js';
-import { fromLspDiagnostic, locationsAt, type FileDiagnostic, type SourcePosition } from '../lsp/lsp-queries.js';
+import { fromLspDiagnostic, locationsAt, workspaceSymbols, type FileDiagnostic, type SourcePosition, type WorkspaceSymbolHit } from '../lsp/lsp-queries.js';
+import type { LspClient } from '../lsp/lsp-client.js';
 import { LspPool, type LanguageServerStatus } from '../lsp/lsp-pool.js';
 import { languageIdOf } from '../lsp/server-table.js';
 import { loadTypeScript, typeScriptDiagnostics } from '../lsp/ts-diagnostics.js';
@@ -25,6 +26,9 @@ export interface DiagnosticsReport {
 
 /** An answer from a server, or why there is none (the caller falls back to names and warns with it). */
 export type Resolved = { readonly positions: SourcePosition[]; readonly server: string } | { readonly fallback: string };
+
+/** A server's workspace/symbol answer, or why there is none. */
+export type ResolvedSymbols = { readonly symbols: WorkspaceSymbolHit[]; readonly server: string } | { readonly fallback: string };
 
 const TS_LANGUAGES = new Set(['typescript', 'tsx', 'javascript']);
 const realTime: Scheduler = {
@@ -59,12 +63,30 @@ export class LspLayer {
    * whole file). Never throws for a server problem: a timeout or crash becomes `fallback`.
    */
   async resolve(kind: 'definition' | 'references' | 'implementation', slice: FileSlice, line: number, column: number): Promise<Resolved> {
+    return this.withServer(slice, async (client, server) => ({
+      positions: await locationsAt(client, kind, { root: this.root, path: slice.path, languageId: languageIdOf(slice.language), text: slice.text, line, column }),
+      server,
+    }));
+  }
+
+  /**
+   * workspace/symbol of the server for `slice`'s language (the file is opened first: tsserver
+   * searches the projects of open files). Never throws for a server problem.
+   */
+  async workspaceSymbols(slice: FileSlice, query: string): Promise<ResolvedSymbols> {
+    return this.withServer(slice, async (client, server) => ({
+      symbols: await workspaceSymbols(client, { root: this.root, path: slice.path, languageId: languageIdOf(slice.language), text: slice.text }, query),
+      server,
+    }));
+  }
+
+  /** Runs a query on the server for a whole file scry read; a missing, slow or crashed server becomes `fallback`. */
+  private async withServer<T extends object>(slice: FileSlice, query: (client: LspClient, server: string) => Promise<T>): Promise<T | { fallback: string }> {
     if (!this.pool.specFor(slice.language)) return { fallback: this.pool.enabled ? `no language server for ${slice.language}` : 'lsp.enabled is false' };
     if (slice.truncated || slice.startLine !== 1) return { fallback: `${slice.path} is too large to send to a language server` };
     try {
       const { client, spec } = await this.pool.client(slice.language);
-      const positions = await locationsAt(client, kind, { root: this.root, path: slice.path, languageId: languageIdOf(slice.language), text: slice.text, line, column });
-      return { positions, server: spec.name };
+      return await query(client, spec.name);
     } catch (err) {
       if (!isEngineError(err)) throw err;
       return { fallback: err.message };

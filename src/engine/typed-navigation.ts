@@ -36,7 +36,7 @@ export function nameColumn(text: string, name: string): number | undefined {
 }
 
 /** Where a definition's name is: its line and column, searched from its first line. */
-function namePosition(lines: readonly string[], def: SymbolRow): { line: number; column: number } | undefined {
+export function namePosition(lines: readonly string[], def: SymbolRow): { line: number; column: number } | undefined {
   for (let l = def.startLine; l < def.startLine + NAME_SEARCH_LINES && l <= lines.length; l++) {
     const column = nameColumn(lines[l - 1] ?? '', def.name);
     if (column !== undefined) return { line: l, column };
@@ -135,7 +135,7 @@ export async function symbolDefinition(deps: NavigationDeps, id: string, options
   // the server is asked outside any read snapshot: snapshots on one connection take turns, and a slow server must not hold others up
   const typed = options.at && deps.lsp.pool.enabled ? await definitionAt(deps, parseSymbolId(id).name, options.at) : undefined;
   const fallback = options.at && !deps.lsp.pool.enabled ? 'lsp.enabled is false' : typed && 'fallback' in typed ? typed.fallback : undefined;
-  return deps.snapshot(async (store) => {
+  const found = await deps.snapshot(async (store): Promise<SymbolDefinition> => {
     const rows = resolveSymbolId(store, id);
     const best = typed && 'row' in typed ? typed.row : rows[0];
     if (!best) {
@@ -149,4 +149,27 @@ export async function symbolDefinition(deps: NavigationDeps, id: string, options
     const resolution = typed && 'row' in typed ? 'lsp' : 'name';
     return { id: formatSymbolId(best), symbol: best, text, truncated: shown < lines, alternatives, resolution, ...(fallback ? { fallback } : {}) };
   });
+  if (!options.implementations) return found;
+  const impl = await implementationsOf(deps, found.symbol);
+  return 'ids' in impl ? { ...found, implementations: impl.ids } : { ...found, implementations: [], implementationsFallback: impl.fallback };
+}
+
+/** Implementations of a definition by its server (textDocument/implementation), as indexed ids, or why there are none. */
+export async function implementationsOf(deps: NavigationDeps, def: SymbolRow): Promise<{ ids: string[]; server: string } | { fallback: string }> {
+  if (!deps.lsp.pool.enabled) return { fallback: 'lsp.enabled is false' };
+  if (!deps.lsp.available(def.language)) return { fallback: `no language server answers for ${def.language} (see scry status)` };
+  const slice = await deps.read(def.path);
+  const at = namePosition(slice.text.split('\n'), def);
+  if (!at) return { fallback: `${def.name} was not found on the first lines of ${def.path} as it is on disk` };
+  const resolved = await deps.lsp.resolve('implementation', slice, at.line, at.column);
+  if ('fallback' in resolved) return resolved;
+  const ids = await deps.snapshot((store) => {
+    const out = new Set<string>();
+    for (const pos of resolved.positions) {
+      const row = rowAt(store.structure.inFile(pos.path), def.name, pos);
+      if (row && row.id !== def.id) out.add(formatSymbolId(row));
+    }
+    return [...out];
+  });
+  return { ids, server: resolved.server };
 }

@@ -1,4 +1,4 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 
 /**
@@ -43,4 +43,47 @@ export function mayExecute(executable: string, root: string): boolean {
   const rel = relative(realRoot, real);
   const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
   return !inside || rel.split(sep)[0] === 'node_modules';
+}
+
+/** How a located server is started: the command, its arguments, and how its memory is capped. */
+export interface Launch {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** `node-heap`: a Node script run by this Node with `--max-old-space-size` (pyright, typescript-language-server); `none`: no cap scry can set. */
+  readonly memoryCap: 'node-heap' | 'none';
+}
+
+/** True when the file is a Node script: a `.js`/`.mjs`/`.cjs` file, or a `#!` line naming node. */
+export function isNodeScript(executable: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(executable);
+  } catch {
+    return false;
+  }
+  if (/\.(?:c|m)?js$/.test(real)) return true;
+  try {
+    const fd = openSync(real, 'r');
+    try {
+      const head = Buffer.alloc(128);
+      const n = readSync(fd, head, 0, head.length, 0);
+      const first = head.subarray(0, n).toString('utf8').split('\n')[0] ?? '';
+      return /^#!.*\bnode\b/.test(first);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The command line of a located server. A Node script is run by this Node (`nodePath`) with its
+ * heap capped at `maxMemoryMb` (V8's old space; pyright drops its caches near the limit rather
+ * than grow); anything else runs as it is, uncapped (rust-analyzer and clangd take no limit;
+ * gopls and jdtls honour GOMEMLIMIT and JDK_JAVA_OPTIONS from the environment they inherit).
+ */
+export function launchOf(executable: string, args: readonly string[], maxMemoryMb: number, nodePath: string): Launch {
+  if (!isNodeScript(executable)) return { command: executable, args, memoryCap: 'none' };
+  return { command: nodePath, args: [`--max-old-space-size=${Math.floor(maxMemoryMb)}`, realpathSync(executable), ...args], memoryCap: 'node-heap' };
 }

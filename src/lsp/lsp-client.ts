@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import {
   CancellationTokenSource, createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification,
   InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
-  type Diagnostic, type InitializeParams, type ProtocolConnection,
+  type Diagnostic, type InitializeParams, type InitializeResult, type ProtocolConnection, type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
 import { EngineError } from '../core/errors.js';
 import type { Logger, Scheduler } from '../core/logger.js';
@@ -12,7 +12,7 @@ import type { Logger, Scheduler } from '../core/logger.js';
 export interface LaunchSpec {
   /** The family (`typescript`, `python`...), for messages. */
   readonly name: string;
-  /** Absolute path of the executable (located before the start). */
+  /** Absolute path of the executable (located before the start): the server, or Node running it (`launchOf`). */
   readonly executable: string;
   readonly args: readonly string[];
   readonly root: string;
@@ -79,8 +79,22 @@ export class LspClient {
     connection.onRequest('window/workDoneProgress/create', () => null);
     connection.onError(([err]) => this.logger.debug('language server connection error', { server: this.spec.name, error: err.message }));
     connection.listen();
-    await this.request(InitializeRequest.method, this.initializeParams());
+    const init = await this.request<InitializeResult>(InitializeRequest.method, this.initializeParams());
+    this.capabilities = init.capabilities ?? {};
     this.notify(InitializedNotification.method, {});
+  }
+
+  private capabilities: ServerCapabilities = {};
+
+  /** The family's name (`typescript`, `python`), for messages. */
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** Whether the server announced a provider (`implementationProvider`...) in its initialize answer. */
+  supports(provider: 'implementationProvider' | 'workspaceSymbolProvider'): boolean {
+    const p = this.capabilities[provider];
+    return p !== undefined && p !== false;
   }
 
   get alive(): boolean {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { LspConfig } from '../config/schema.js';
 import { EngineError } from '../core/errors.js';
 import type { Logger, Scheduler } from '../core/logger.js';
-import { locateExecutable, mayExecute } from './locate-server.js';
+import { launchOf, locateExecutable, mayExecute } from './locate-server.js';
 import { LspClient } from './lsp-client.js';
 import { effectiveServers, type ServerSpec } from './server-table.js';
 
@@ -111,7 +111,8 @@ export class LspPool {
       this.failed.set(spec.name, reason);
       throw new EngineError('LSP_FAILED', { server: spec.name, reason }, { hint: spec.install });
     }
-    const client = new LspClient({ name: spec.name, executable, args: spec.args, root, maxMemoryMb: config.maxMemoryMb }, scheduler, config.timeoutMs, logger);
+    const launch = launchOf(executable, spec.args, config.maxMemoryMb, process.execPath);
+    const client = new LspClient({ name: spec.name, executable: launch.command, args: launch.args, root, maxMemoryMb: config.maxMemoryMb }, scheduler, config.timeoutMs, logger);
     const ready = client.start().then(
       () => client,
       (err: unknown) => {
@@ -123,7 +124,7 @@ export class LspPool {
     );
     const run: Running = { client, ready, cancelIdle: () => undefined };
     this.running.set(spec.name, run);
-    logger.info('language server starting', { server: spec.name, executable });
+    logger.info('language server starting', { server: spec.name, executable, memoryCap: launch.memoryCap });
     return run;
   }
 

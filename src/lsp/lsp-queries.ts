@@ -1,7 +1,8 @@
 import {
-  DefinitionRequest, ImplementationRequest, ReferencesRequest,
-  type Diagnostic, type Location, type LocationLink,
+  DefinitionRequest, ImplementationRequest, ReferencesRequest, WorkspaceSymbolRequest,
+  type Diagnostic, type Location, type LocationLink, type SymbolInformation, type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol/node';
+import { EngineError } from '../core/errors.js';
 import type { LspClient } from './lsp-client.js';
 import { pathInRoot, uriOf } from './uri-paths.js';
 
@@ -40,6 +41,7 @@ type Kind = 'definition' | 'references' | 'implementation';
 
 /** Definitions, references or implementations of the symbol at a position, inside the root (others dropped). */
 export async function locationsAt(client: LspClient, kind: Kind, at: DocumentAt): Promise<SourcePosition[]> {
+  if (kind === 'implementation') requireProvider(client, 'implementationProvider', 'textDocument/implementation');
   const uri = uriOf(at.root, at.path);
   await client.ready(uri, at.languageId, at.text);
   const position = { textDocument: { uri }, position: { line: at.line - 1, character: at.column - 1 } };
@@ -50,6 +52,34 @@ export async function locationsAt(client: LspClient, kind: Kind, at: DocumentAt)
         ? await client.request<Location | Location[] | LocationLink[] | null>(DefinitionRequest.method, position)
         : await client.request<Location | Location[] | LocationLink[] | null>(ImplementationRequest.method, position);
   return normaliseLocations(at.root, raw);
+}
+
+/** LSP_FAILED before asking a server for what it did not announce (pyright has no textDocument/implementation). */
+function requireProvider(client: LspClient, provider: 'implementationProvider' | 'workspaceSymbolProvider', method: string): void {
+  if (!client.supports(provider)) throw new EngineError('LSP_FAILED', { server: client.name, reason: `it does not support ${method}` });
+}
+
+/** A symbol a server's workspace/symbol names, inside the root. */
+export interface WorkspaceSymbolHit {
+  readonly name: string;
+  readonly container?: string | undefined;
+  readonly at: SourcePosition;
+}
+
+/**
+ * workspace/symbol for a query, with `at`'s document synced and analysed first (tsserver searches
+ * the projects of its open files: with none open it has no project). Symbols outside the root dropped.
+ */
+export async function workspaceSymbols(client: LspClient, at: Omit<DocumentAt, 'line' | 'column'>, query: string): Promise<WorkspaceSymbolHit[]> {
+  requireProvider(client, 'workspaceSymbolProvider', 'workspace/symbol');
+  await client.ready(uriOf(at.root, at.path), at.languageId, at.text);
+  const raw = await client.request<Array<SymbolInformation | WorkspaceSymbol> | null>(WorkspaceSymbolRequest.method, { query });
+  const out: WorkspaceSymbolHit[] = [];
+  for (const s of raw ?? []) {
+    const [pos] = normaliseLocations(at.root, 'range' in s.location ? s.location : { uri: s.location.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });
+    if (pos) out.push({ name: s.name, ...(s.containerName ? { container: s.containerName } : {}), at: pos });
+  }
+  return out;
 }
 
 /** Locations or links → positions inside the root, deduplicated, in path then line order. */

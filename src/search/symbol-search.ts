@@ -90,13 +90,13 @@ export function searchSymbols(store: IndexStore, query: string, options: SymbolS
 }
 
 /** `Subject` matches container `Subject` and `rx.Subject`, not `AsyncSubject`. */
-function containerMatches(actual: string | null, wanted: string): boolean {
+export function containerMatches(actual: string | null, wanted: string): boolean {
   const a = (actual ?? '').toLowerCase();
   const w = wanted.toLowerCase().replace(/::|#|->/g, '.');
   return a === w || a.endsWith(`.${w}`);
 }
 
-function compareHits(name: string): (a: SymbolHit, b: SymbolHit) => number {
+export function compareHits(name: string): (a: SymbolHit, b: SymbolHit) => number {
   return (a, b) =>
     MATCH_ORDER[a.match] - MATCH_ORDER[b.match] ||
     Number(b.name === name) - Number(a.name === name) ||

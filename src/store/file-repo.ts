@@ -167,6 +167,11 @@ export class FileRepo {
   }
 
 
+  /** One file per language (the first by path): a document to open for a language server. */
+  firstOfEachLanguage(): Array<{ path: string; language: string }> {
+    return this.db.prepare<[], { path: string; language: string }>('SELECT min(path) AS path, language FROM files GROUP BY language ORDER BY language').all();
+  }
+
   /** Every indexed file with what a listing shows, in path order. */
   listing(): ListedFile[] {
     return this.db

@@ -46,6 +46,7 @@ interface Draft {
   readonly data: unknown;
   readonly error: ToolErrorCode | null;
   readonly warnings: readonly string[];
+  readonly source?: string | undefined;
 }
 
 const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -74,6 +75,7 @@ export function boundEnvelope(draft: Draft, spec: BoundSpec | undefined, limits:
       bytes: 0,
       warnings: [...draft.warnings, ...extraWarnings],
       ...(omitted.length > 0 ? { omitted } : {}),
+      ...(draft.source !== undefined ? { source: draft.source } : {}),
     };
     return { ok: draft.ok, data, error: draft.error, meta };
   };

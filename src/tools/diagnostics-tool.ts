@@ -6,7 +6,7 @@ const getDiagnostics = defineTool({
   name: 'get_diagnostics',
   title: 'Get diagnostics',
   description:
-    'Type and compiler errors of a file (no path: the whole tsconfig project), from its language server or the TypeScript compiler; `source` says which. ' +
+    'Type and compiler errors of a file (no path: the whole tsconfig project), from its language server or the TypeScript compiler; `meta.source` says which. ' +
     'Example: {"path": "src/main.ts"}',
   input: {
     path: z.string().min(1).max(1024).optional().describe('File relative to the root.'),
@@ -21,12 +21,13 @@ const getDiagnostics = defineTool({
     source: z.string(),
     diagnostics: z.array(z.looseObject({ path: z.string(), line: z.number().int(), column: z.number().int(), end_line: z.number().int(), end_column: z.number().int(), severity: z.string(), message: z.string() })),
   }),
+  meta: { source: z.string().optional() },
   render: renderDiagnostics,
   handler: async (args, ctx) => {
     const r = await ctx.engine.diagnostics(args.path, { limit: args.limit });
     const diagnostics = r.diagnostics.map((d) => ({ path: d.path, line: d.line, column: d.column, end_line: d.endLine, end_column: d.endColumn, severity: d.severity, message: d.message, ...(d.code ? { code: d.code } : {}) }));
     const warnings = r.source.startsWith('none:') ? [`no diagnostics available: ${r.source.slice(6)}`] : r.truncated ? [`${r.total} diagnostics, ${args.limit} returned`] : [];
-    return { data: { path: r.path, total: r.total, truncated: r.truncated, source: r.source, diagnostics }, warnings };
+    return { data: { path: r.path, total: r.total, truncated: r.truncated, source: r.source, diagnostics }, warnings, source: r.source };
   },
 });
 

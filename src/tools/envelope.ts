@@ -29,6 +29,11 @@ export interface EnvelopeMeta {
   readonly omitted?: readonly Omitted[];
   /** Tokens of the envelope as JSON, when `max_tokens` was given (o200k tokenizer). */
   readonly tokens?: number;
+  /**
+   * Where the data came from, for tools whose answer has more than one origin (get_diagnostics:
+   * `lsp:<server>`, `typescript-api <version> (<config>)`, or `none: <reason>`). Absent otherwise.
+   */
+  readonly source?: string;
 }
 
 /** Details of a failure, in `data` of a failed envelope. */

@@ -30,9 +30,12 @@ const errorDataSchema = z.looseObject({
   issues: z.array(z.string()).optional(),
 });
 
-/** The envelope of one tool: its data on success, the failure's details otherwise. */
-export function envelopeSchema(data: z.ZodType): z.ZodType {
-  return z.object({ ok: z.boolean(), data: z.union([data, errorDataSchema]), error: z.enum(TOOL_ERROR_CODES as [string, ...string[]]).nullable(), meta: metaSchema });
+/**
+ * The envelope of one tool: its data on success, the failure's details otherwise. `meta` fields
+ * only some tools fill (`source`) are declared by those tools alone, so the others' schemas stay as they are.
+ */
+export function envelopeSchema(data: z.ZodType, meta: z.ZodRawShape = {}): z.ZodType {
+  return z.object({ ok: z.boolean(), data: z.union([data, errorDataSchema]), error: z.enum(TOOL_ERROR_CODES as [string, ...string[]]).nullable(), meta: metaSchema.extend(meta) });
 }
 
 /** A search hit (render/search-text.ts `ToolHit`). */

@@ -95,11 +95,11 @@ export async function runTool(name: unknown, args: unknown, ctx: ToolContext): P
   const parsed = argsSchema(tool).safeParse(canonical.args);
   if (!parsed.success) return invalid(`invalid arguments for ${tool.name}`, describeIssues(parsed.error).map((line) => asGiven(line, canonical.renamed)));
   const { max_tokens: maxTokens, ...toolArgs } = parsed.data as { max_tokens?: number } & Record<string, unknown>;
-  let draft: { ok: boolean; data: unknown; error: Envelope['error']; warnings: readonly string[] };
+  let draft: { ok: boolean; data: unknown; error: Envelope['error']; warnings: readonly string[]; source?: string | undefined };
   try {
     if (tool.name !== 'index_status') await ctx.ready?.();
     const out = await tool.handler(toolArgs as never, maxTokens === undefined ? ctx : { ...ctx, maxTokens });
-    draft = { ok: true, data: out.data, error: null, warnings: [...(ctx.warnings?.() ?? []), ...(out.warnings ?? [])] };
+    draft = { ok: true, data: out.data, error: null, warnings: [...(ctx.warnings?.() ?? []), ...(out.warnings ?? [])], source: out.source };
   } catch (err) {
     const failure = failureOf(err);
     draft = { ok: false, data: failure.data, error: failure.error, warnings: ctx.warnings?.() ?? [] };

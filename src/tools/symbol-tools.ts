@@ -47,12 +47,14 @@ const searchSymbolsTool = defineTool({
   },
   readOnly: true,
   bound: { list: 'symbols', label: (s) => String((s as { id: string }).id) },
-  output: z.looseObject({ symbols: z.array(symbolSchema) }),
+  output: z.looseObject({ symbols: z.array(symbolSchema), resolution: z.enum(['lsp', 'name']) }),
   render: renderSymbols,
   handler: async (args, ctx) => {
     const kind = args.kind in KIND_ALIASES ? KIND_ALIASES[args.kind as keyof typeof KIND_ALIASES] : (args.kind as Exclude<typeof args.kind, keyof typeof KIND_ALIASES>);
-    const hits = await ctx.engine.symbols(args.name, { kind, limit: args.limit });
-    return { data: { symbols: hits.map(toSymbol) }, warnings: hits.length === 0 ? ['no definitions found: try search_code with words, or search_text for the exact string'] : [] };
+    const found = await ctx.engine.findSymbols(args.name, { kind, limit: args.limit });
+    const warnings = found.symbols.length === 0 ? ['no definitions found: try search_code with words, or search_text for the exact string'] : [];
+    if (found.fallback) warnings.push(`no language server answer: ${found.fallback}`);
+    return { data: { symbols: found.symbols.map(toSymbol), resolution: found.resolution }, warnings };
   },
 });
 
@@ -69,22 +71,25 @@ const getDefinition = defineTool({
   title: 'Get symbol definition',
   description:
     "Get a definition's location, signature and source code. Other definitions of the same name are listed as alternatives. " +
-    '`at` (a use) lets a language server pick the one meant. ' +
+    '`at` (a use) lets a language server pick the one meant; `implementations` lists what implements an interface or overrides a method. ' +
     'Example: {"symbol_id": "src/store/database.ts#IndexStore.open@37"}',
   input: {
     symbol_id: symbolId,
     at: z.string().min(3).max(1100).optional().describe('A use of it: "path:line[:column]".'),
+    implementations: z.boolean().default(false).describe('Also list implementation ids (language server).'),
   },
   readOnly: true,
   bound: { lines: firstLinesOfText({ moveEndLine: false }) },
-  output: symbolSchema.extend({ language: z.string(), text: z.string(), truncated: z.boolean(), alternatives: z.array(z.string()), resolution: z.enum(['lsp', 'name']) }),
+  output: symbolSchema.extend({ language: z.string(), text: z.string(), truncated: z.boolean(), alternatives: z.array(z.string()), resolution: z.enum(['lsp', 'name']), implementations: z.array(z.string()).optional() }),
   render: renderDefinition,
   handler: async (args, ctx) => {
-    const def = await ctx.engine.symbol(args.symbol_id, { at: parseAt(args.at) });
+    const def = await ctx.engine.symbol(args.symbol_id, { at: parseAt(args.at), implementations: args.implementations });
     const warnings = def.truncated ? ['definition cut to its first 200 lines: read_file reads the rest'] : [];
     if (def.fallback) warnings.push(`resolved by name, not by a language server: ${def.fallback}`);
+    if (def.implementationsFallback) warnings.push(`implementations need a language server: ${def.implementationsFallback}`);
+    const implementations = def.implementations ? { implementations: def.implementations } : {};
     return {
-      data: { ...toSymbol(def.symbol), language: def.symbol.language, text: def.text, truncated: def.truncated, alternatives: def.alternatives, resolution: def.resolution },
+      data: { ...toSymbol(def.symbol), language: def.symbol.language, text: def.text, truncated: def.truncated, alternatives: def.alternatives, resolution: def.resolution, ...implementations },
       warnings,
     };
   },

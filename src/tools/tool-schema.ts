@@ -36,7 +36,7 @@ export function toolJsonSchema(tool: ToolDefinition): JsonSchema {
  * `additionalProperties: {}` on open objects (JSON Schema's default).
  */
 export function toolOutputJsonSchema(tool: ToolDefinition): JsonSchema {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(envelopeSchema(tool.output), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(envelopeSchema(tool.output, tool.meta), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   return compact(schema) as JsonSchema;
 }
 

@@ -40,6 +40,8 @@ export interface ToolContext {
 export interface ToolOutput<T> {
   readonly data: T;
   readonly warnings?: readonly string[];
+  /** Where the data came from, for `meta.source` (get_diagnostics: `lsp:python`, `typescript-api 5.9.3 (tsconfig.json)`, `none: <reason>`). */
+  readonly source?: string | undefined;
 }
 
 export type ToolShape = z.ZodRawShape;
@@ -60,6 +62,8 @@ export interface ToolDefinition<S extends ToolShape = ToolShape, T = unknown> {
   readonly bound?: BoundSpec<T>;
   /** The shape of `data` on success (output-schema.ts): MCP `outputSchema` wraps it in the envelope's. */
   readonly output: z.ZodType;
+  /** Fields this tool adds to `meta` (get_diagnostics: `source`), declared in its output schema only. */
+  readonly meta?: z.ZodRawShape | undefined;
   /**
    * The result as text for a model (render/): MCP clients that show only text content still get
    * all of it. Called with the data the handler returned, after bounding; `output` is checked

@@ -23,6 +23,9 @@ const TS_FILES = {
   'src/b.ts': 'export class Beta {\n  get(index: number): string {\n    return String(index);\n  }\n}\n',
   'src/main.ts': "import { Alpha } from './a.js';\nimport { Beta } from './b.js';\n\nconst a = new Alpha();\nconst b = new Beta();\nexport const x = a.get('k');\nexport const y = b.get(2);\n",
   'src/bad.ts': "export const n: number = 'not a number';\n",
+  'src/shape.ts': 'export interface Shape {\n  area(): number;\n}\n\nexport abstract class Figure {\n  abstract perimeter(): number;\n}\n',
+  'src/circle.ts': "import { Figure, type Shape } from './shape.js';\n\nexport class Circle extends Figure implements Shape {\n  area(): number {\n    return 3;\n  }\n\n  perimeter(): number {\n    return 6;\n  }\n}\n",
+  'src/square.ts': "import type { Shape } from './shape.js';\n\nexport class Square implements Shape {\n  area(): number {\n    return 4;\n  }\n}\n\nexport function sumOfAreas(shapes: Shape[]): number {\n  return shapes.reduce((n, s) => n + s.area(), 0);\n}\n",
 };
 
 const PY_FILES = {
@@ -87,6 +90,11 @@ describe('language servers: TypeScript (typescript-language-server)', () => {
     const fromApi = await byName.diagnostics('src/bad.ts');
     expect(fromApi.source).toMatch(/^typescript-api \d+\.\d+\.\d+ \(tsconfig\.json\); lsp\.enabled is false$/);
     expect(fromApi.diagnostics).toEqual([expect.objectContaining({ path: 'src/bad.ts', line: 1, severity: 'error', code: 'TS2322' })]);
+    const tool = await runTool('get_diagnostics', { path: 'src/bad.ts' }, { engine, writePolicy: 'read-only' });
+    expect(tool.meta.source).toBe('lsp:typescript');
+    expect((tool.data as { source: string }).source).toBe('lsp:typescript');
+    const none = await runTool('get_diagnostics', { path: 'src/a.ts' }, { engine: byName, writePolicy: 'read-only' });
+    expect(none.meta.source).toMatch(/^typescript-api /);
     const project = await byName.diagnostics();
     expect(project.path).toBeNull();
     expect(project.diagnostics.map((d) => d.path)).toEqual(['src/bad.ts']);
@@ -122,6 +130,32 @@ describe('language servers: TypeScript (typescript-language-server)', () => {
     expect(off.data).not.toHaveProperty('language_servers');
   });
 
+  it('symbols: workspace/symbol adds what the name tiers miss, keeps what the index has, and says so', async () => {
+    const typed = await engine.findSymbols('Areas', { limit: 20 });
+    expect(typed).toMatchObject({ resolution: 'lsp', servers: ['typescript'] });
+    expect(typed.symbols.map((h) => `${h.path}#${h.name}`)).toContain('src/square.ts#sumOfAreas');
+    const named = await byName.findSymbols('Areas', { limit: 20 });
+    expect(named.resolution).toBe('name');
+    expect(named.symbols.map((h) => h.name)).not.toContain('sumOfAreas');
+    const beta = await engine.findSymbols('Beta', { kind: 'class', limit: 20 });
+    expect(beta.symbols.map((h) => [h.path, h.name, h.match])).toEqual([['src/b.ts', 'Beta', 'exact']]);
+    const tool = await runTool('search_symbols', { name: 'Areas' }, { engine, writePolicy: 'read-only' });
+    expect(tool.data).toMatchObject({ resolution: 'lsp', symbols: expect.arrayContaining([expect.objectContaining({ name: 'sumOfAreas', path: 'src/square.ts' })]) });
+  }, 120_000);
+
+  it('implementations of an interface and of its method, by the server; none by name, with the reason', async () => {
+    const shape = await engine.symbol('src/shape.ts#Shape@1', { implementations: true });
+    expect([...(shape.implementations ?? [])].sort()).toEqual(['src/circle.ts#Circle@3', 'src/square.ts#Square@3']);
+    const perimeter = await engine.symbol('src/shape.ts#Figure.perimeter@6', { implementations: true });
+    expect(perimeter.implementations).toEqual(['src/circle.ts#Circle.perimeter@8']);
+    const plain = await engine.symbol('src/shape.ts#Shape@1');
+    expect(plain).not.toHaveProperty('implementations');
+    const named = await byName.symbol('src/shape.ts#Shape@1', { implementations: true });
+    expect(named).toMatchObject({ implementations: [], implementationsFallback: 'lsp.enabled is false' });
+    const tool = await runTool('get_symbol_definition', { symbol_id: 'src/shape.ts#Shape@1', implementations: true }, { engine, writePolicy: 'read-only' });
+    expect((tool.data as { implementations: string[] }).implementations).toHaveLength(2);
+  }, 120_000);
+
   it('concurrent queries on a document not yet analysed both get the typed answer', async () => {
     writeTree(engine.root, { 'src/c.ts': "import { Beta } from './b.js';\nexport const z = new Beta().get(3);\n" });
     const [one, two] = await Promise.all([engine.symbol('get', { at: { path: 'src/c.ts', line: 2 } }), engine.symbol('get', { at: { path: 'src/c.ts', line: 2 } })]);
@@ -156,10 +190,48 @@ describe('language servers: Python (pyright)', () => {
     expect(lines).not.toContain('pkg/use.py:5');
   }, 120_000);
 
+  it('symbols: pyright workspace/symbol finds both run methods and what only it matches', async () => {
+    const run = await engine.findSymbols('run', { limit: 20 });
+    expect(run).toMatchObject({ resolution: 'lsp', servers: ['python'] });
+    expect(run.symbols.map((h) => `${h.container}.${h.name}`).sort()).toEqual(['Job.run', 'Task.run']);
+    const members = await engine.findSymbols('Task.run', { limit: 20 });
+    expect(members.symbols.map((h) => `${h.path}:${h.startLine}`)).toEqual(['pkg/jobs.py:7']);
+    const fuzzy = await engine.findSymbols('ask', { kind: 'class', limit: 20 });
+    expect(fuzzy.symbols.map((h) => [h.name, h.match])).toEqual([['Task', 'fuzzy']]);
+  }, 120_000);
+
+  it('implementations: pyright has no textDocument/implementation, so the reason is given, never an error', async () => {
+    const def = await engine.symbol('pkg/jobs.py#Job@1', { implementations: true });
+    expect(def).toMatchObject({ resolution: 'name', implementations: [], implementationsFallback: 'the language server python failed: it does not support textDocument/implementation' });
+    // the server is not marked failed for it: references still resolve by type
+    expect((await engine.references('pkg/jobs.py#Task.run@7', { limit: 50 })).resolution).toBe('lsp');
+  }, 120_000);
+
   it('diagnostics from pyright name the undefined variable', async () => {
     const r = await engine.diagnostics('pkg/use.py');
     expect(r.source).toBe('lsp:python');
     expect(r.diagnostics.some((d) => d.line === 7 && /undefined_name/.test(d.message))).toBe(true);
+  }, 120_000);
+});
+
+describe('language servers: scry symbols with lsp.enabled in scry.config.json', () => {
+  let t: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    t = tempDir('scry-lsp-cli-');
+    writeTree(join(t.dir, 'repo'), { ...TS_FILES, 'scry.config.json': JSON.stringify({ lsp: { enabled: true, timeoutMs: 60_000 } }) });
+  });
+  afterAll(() => t.cleanup());
+
+  it('--json carries resolution and servers; the text ends with where the matches came from', async () => {
+    const db = join(t.dir, 'index.db');
+    expect((await runCli(['index', join(t.dir, 'repo'), '--db', db], { cwd: t.dir })).code).toBe(0);
+    const j = await runCli(['symbols', 'Areas', '--json', '--db', db], { cwd: t.dir });
+    expect(j.code).toBe(0);
+    const parsed = JSON.parse(j.stdout) as { resolution: string; servers: string[]; results: Array<{ name: string }> };
+    expect(parsed).toMatchObject({ resolution: 'lsp', servers: ['typescript'] });
+    expect(parsed.results.map((r) => r.name)).toContain('sumOfAreas');
+    const text = await runCli(['symbols', 'Beta', '--kind', 'class', '--db', db], { cwd: t.dir });
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('names and language server (typescript)');
   }, 120_000);
 });
 
@@ -213,6 +285,8 @@ describe('language servers: a silent or crashing server falls back to names', ()
     const result = await layer.resolve('references', slice, 1, 14);
     expect(result).toEqual({ fallback: expect.stringMatching(/failed: .*(exited|code 3|EPIPE|closed)/) });
     expect(layer.status().find((s) => s.name === 'typescript')).toMatchObject({ state: 'failed', hint: expect.any(String) });
+    // workspace/symbol on the failed server: the reason, not an error
+    expect(await layer.workspaceSymbols(slice, 'a')).toEqual({ fallback: expect.stringMatching(/failed: /) });
     await layer.close();
   });
 

@@ -26,8 +26,9 @@ async function withIndex<T>(io: CliIO, flags: StructureFlags, fn: (engine: Engin
 export async function symbolsCommand(io: CliIO, name: string, flags: StructureFlags): Promise<number> {
   const limit = parseIntFlag(flags.k, '-k', 1000);
   checkSymbolRequest(name, { kind: flags.kind, limit });
-  const hits = await withIndex(io, flags, (e) => e.symbols(name, { kind: flags.kind, limit }));
-  io.out(flags.json ? `${JSON.stringify({ query: name, results: hits }, null, 2)}\n` : formatSymbols(name, hits));
+  const found = await withIndex(io, flags, (e) => e.findSymbols(name, { kind: flags.kind, limit }));
+  const { symbols: hits, ...how } = found;
+  io.out(flags.json ? `${JSON.stringify({ query: name, results: hits, ...how }, null, 2)}\n` : formatSymbols(name, hits, how));
   return 0;
 }
 

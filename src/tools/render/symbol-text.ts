@@ -23,9 +23,10 @@ function symbolLine(s: SymbolData): string {
 }
 
 /** search_symbols: each definition with kind, signature, location and the id to pass on. */
-export function renderSymbols(data: { readonly symbols: readonly SymbolData[] }, args: Readonly<Record<string, unknown>>): TextDoc {
+export function renderSymbols(data: { readonly symbols: readonly SymbolData[]; readonly resolution?: string }, args: Readonly<Record<string, unknown>>): TextDoc {
   const subject = typeof args.name === 'string' ? ` for ${quoted(args.name)}` : '';
-  return { head: [`${count(data.symbols.length, 'definition')}${subject}`], items: data.symbols.map((s, i) => `${i + 1}. ${symbolLine(s)}`), noun: 'definitions' };
+  const how = data.resolution === 'lsp' ? ' (names and language server)' : '';
+  return { head: [`${count(data.symbols.length, 'definition')}${subject}${how}`], items: data.symbols.map((s, i) => `${i + 1}. ${symbolLine(s)}`), noun: 'definitions' };
 }
 
 interface DefinitionData extends SymbolData {
@@ -33,12 +34,14 @@ interface DefinitionData extends SymbolData {
   readonly text: string;
   readonly truncated: boolean;
   readonly alternatives: readonly string[];
+  readonly implementations?: readonly string[] | undefined;
 }
 
 /** get_symbol_definition: where it is, its signature, then its source lines numbered in a fence. */
 export function renderDefinition(data: DefinitionData): TextDoc {
   const fence = fenceFor(data.text);
   const tail = data.alternatives.length > 0 ? [`other definitions of ${data.name}: ${data.alternatives.join(', ')}`] : [];
+  if (data.implementations) tail.push(data.implementations.length > 0 ? `implementations: ${data.implementations.join(', ')}` : 'implementations: none found');
   if (data.truncated) tail.unshift(`(definition cut: it ends at line ${data.end_line}; read_file reads the rest)`);
   return {
     head: [`${data.kind} ${data.container ? `${data.container}.` : ''}${data.name} at ${span(data.path, data.start_line, data.end_line)}${data.exported ? ' (exported)' : ''}`, `id: ${data.id}`, ...(data.signature !== '' ? [`signature: ${data.signature}`] : [])],

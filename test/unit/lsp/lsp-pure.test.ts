@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nameColumn } from '../../../src/engine/typed-navigation.js';
-import { locateExecutable, mayExecute } from '../../../src/lsp/locate-server.js';
+import { launchOf, locateExecutable, mayExecute } from '../../../src/lsp/locate-server.js';
 import { normaliseLocations } from '../../../src/lsp/lsp-queries.js';
 import { BUILTIN_SERVERS, builtinFor, effectiveServers } from '../../../src/lsp/server-table.js';
 
@@ -106,5 +106,18 @@ describe('which executables may run as a language server', () => {
     expect(mayExecute(script(join(root, 'node_modules', 'pyright', 'langserver.index.js')), root)).toBe(true);
     expect(mayExecute(script(join(outside, 'gopls')), root)).toBe(true);
     expect(mayExecute(join(outside, 'missing'), root)).toBe(false);
+  });
+
+  it('a Node script (by extension or #! line, through links) runs under the given Node with its heap capped; anything else as it is', () => {
+    const js = script(join(outside, 'pkg', 'langserver.index.js'));
+    mkdirSync(join(outside, 'bin'), { recursive: true });
+    symlinkSync(js, join(outside, 'bin', 'pyright-langserver'));
+    expect(launchOf(join(outside, 'bin', 'pyright-langserver'), ['--stdio'], 1024.7, '/opt/node')).toEqual({ command: '/opt/node', args: ['--max-old-space-size=1024', js, '--stdio'], memoryCap: 'node-heap' });
+    const shebang = join(outside, 'tsls');
+    writeFileSync(shebang, '#!/usr/bin/env node\nrequire("x");\n', { mode: 0o755 });
+    expect(launchOf(shebang, [], 512, '/opt/node').memoryCap).toBe('node-heap');
+    const sh = script(join(outside, 'clangd'));
+    expect(launchOf(sh, ['--x'], 512, '/opt/node')).toEqual({ command: sh, args: ['--x'], memoryCap: 'none' });
+    expect(launchOf(join(outside, 'missing'), [], 512, '/opt/node').memoryCap).toBe('none');
   });
 });

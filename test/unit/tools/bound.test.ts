@@ -16,6 +16,12 @@ describe('boundEnvelope', () => {
     expect(env.meta.bytes).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(env)));
   });
 
+  it("carries the handler's source into meta, also when the result is cut", () => {
+    const env = boundEnvelope({ ok: true, data: { results: ['x'.repeat(400), 'y'.repeat(400)] }, error: null, warnings: [], source: 'lsp:python' }, { list: 'results', label: String }, { maxTokens: 200, counter });
+    expect(env.meta).toMatchObject({ source: 'lsp:python', truncated: true });
+    expect(boundEnvelope({ ok: true, data: {}, error: null, warnings: [] }, undefined).meta).not.toHaveProperty('source');
+  });
+
   it('property: never over budget; kept items are a prefix; kept + omitted = all; or too_large', () => {
     fc.assert(
       fc.property(fc.array(item, { maxLength: 60 }), fc.integer({ min: 64, max: 3000 }), (items, maxTokens) => {

@@ -131,6 +131,17 @@ describe('tool result text (golden)', () => {
     expectGoldenText(golden(name), text(c.envelope, c.tool, c.args), RERUN);
   });
 
+  it('says when a language server joined the symbols, and lists implementations asked for', () => {
+    const sym = { id: 'src/a.ts#Alpha@1', name: 'Alpha', kind: 'class', signature: 'class Alpha', path: 'src/a.ts', start_line: 1, end_line: 3, exported: true };
+    const meta = { truncated: false, bytes: 0, warnings: [] };
+    expect(text({ ok: true, data: { symbols: [sym], resolution: 'lsp' }, error: null, meta }, 'search_symbols', { name: 'lph' })).toContain('1 definition for "lph" (names and language server)');
+    expect(text({ ok: true, data: { symbols: [sym], resolution: 'name' }, error: null, meta }, 'search_symbols', { name: 'lph' })).not.toContain('language server');
+    const def = { ...sym, language: 'typescript', text: 'class Alpha {}', truncated: false, alternatives: [], resolution: 'name' };
+    expect(text({ ok: true, data: { ...def, implementations: ['src/b.ts#Beta@2'] }, error: null, meta }, 'get_symbol_definition')).toContain('implementations: src/b.ts#Beta@2');
+    expect(text({ ok: true, data: { ...def, implementations: [] }, error: null, meta }, 'get_symbol_definition')).toContain('implementations: none found');
+    expect(text({ ok: true, data: def, error: null, meta }, 'get_symbol_definition')).not.toContain('implementations');
+  });
+
   it('has a renderer for every tool of the catalogue', () => {
     for (const tool of TOOLS) expect(typeof tool.render, tool.name).toBe('function');
   });
