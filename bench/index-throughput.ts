@@ -9,6 +9,7 @@
  *   npx tsx bench/index-throughput.ts --full-only  only the full index, no JSON, db deleted after
  *                                                  (for `node --cpu-prof --import tsx bench/index-throughput.ts --full-only`);
  *                                                  add --no-syntax to profile the `syntax: false` index instead
+ *   npx tsx bench/index-throughput.ts --root DIR   index DIR instead of the corpus (a subset of it, say)
  *
  * Measures: a full index into a fresh db with the default config, structure on (wall, MB/s,
  * files/s, peak RSS); a second full index into another fresh db with `syntax: false` (code chunked
@@ -25,7 +26,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createEngine, type ConfigInput, type Engine, type IndexReport } from '../src/index.js';
-import { ensureCorpus } from './corpus.js';
+import { corpusAt, ensureCorpus } from './corpus.js';
 import { environment, parseArgs, readResult, writeResult } from './results.js';
 import { cpuMs, fmtMB, fmtMs, MB, median, round2, RssSampler, timeAsync, timeSync } from './stats.js';
 
@@ -204,9 +205,10 @@ const runJson = (run: FullRun) => ({
 });
 
 async function main(): Promise<void> {
-  const { flags } = parseArgs(process.argv.slice(2));
+  const { flags, values } = parseArgs(process.argv.slice(2));
   const env = environment();
-  const corpus = ensureCorpus();
+  const rootArg = values.get('root');
+  const corpus = rootArg ? corpusAt(rootArg) : ensureCorpus();
   const fullOnly = flags.has('full-only');
   if (!fullOnly) removePreviousWorkDir();
   const workDir = mkdtempSync(join(tmpdir(), 'scry-bench-'));
