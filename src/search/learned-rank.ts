@@ -202,6 +202,17 @@ function fileScores(cands: readonly RankerCandidate[]): Map<string, number> {
   return out;
 }
 
+/**
+ * The score-level blend of `search.fusion.blend` (issue 17): the rule-based lexical score plus `w` ×
+ * the model's cosine, each over the query's best candidate, every other feature 0.
+ */
+export function blendWeights(w: number): LinearWeights {
+  return Object.fromEntries(FEATURES.map((f) => [f, f === 'lexical' ? 1 : f === 'cosineNorm' ? w : 0])) as Record<FeatureName, number>;
+}
+
+/** The blend keeps every chunk the lexical pipeline would (no per-file cap). */
+export const BLEND_DIVERSITY: Diversity = { cap: 0, within: 0 };
+
 export interface LinearScore {
   /** Σ weight × feature. */
   readonly score: number;

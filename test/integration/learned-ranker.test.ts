@@ -23,7 +23,7 @@ function checkTrace(r: SearchResult): void {
   expect(sum).toBeCloseTo(t.score, 9);
   expect(Object.keys(t.features)).toEqual([...FEATURES]);
   for (const v of Object.values(t.features)) expect(v >= 0 && v <= 1).toBe(true);
-  expect(r.why?.[0]).toMatch(/^learned ranker \((lexical|hybrid)\)/);
+  expect(r.why?.[0]).toMatch(/^learned ranker \((lexical|hybrid|blend)\)/);
 }
 
 describe('learned ranker', () => {
@@ -84,6 +84,36 @@ describe('learned ranker', () => {
       expect(r.results.some((x) => (x.ranker!.features.cosine ?? 0) > 0)).toBe(true);
     } finally {
       engine.close();
+    }
+  });
+
+  it('search.fusion.blend ranks hybrid by lexical + blend × cosine, each over the best, instead of RRF', async () => {
+    const config = { embed: { provider: 'builtin' }, search: { fusion: { blend: 0.2 } } } as ConfigInput;
+    const engine = await open(config, 'hybrid.db');
+    try {
+      const r = await engine.search('send the queued items again', { explain: true, limit: 5 });
+      expect(r.meta.mode).toBe('hybrid');
+      expect(r.results.length).toBeGreaterThan(0);
+      for (const x of r.results) {
+        checkTrace(x);
+        expect(x.ranker!.model).toBe('blend');
+        expect(x.fusion).toBeUndefined();
+        const f = x.ranker!.features;
+        expect(x.ranker!.score).toBeCloseTo(f.lexical + 0.2 * f.cosineNorm, 9);
+        expect(Object.keys(x.ranker!.contributions).every((k) => k === 'lexical' || k === 'cosineNorm')).toBe(true);
+      }
+      expect(r.results[0]!.ranker!.features.lexical === 1 || r.results[0]!.ranker!.features.cosineNorm === 1).toBe(true);
+    } finally {
+      engine.close();
+    }
+    // blend 0 (the default) is rank fusion: no ranker trace
+    const rrf = await open({ embed: { provider: 'builtin' } } as ConfigInput, 'hybrid.db');
+    try {
+      const r = await rrf.search('send the queued items again', { explain: true, limit: 5 });
+      expect(r.meta.mode).toBe('hybrid');
+      expect(r.results[0]!.ranker).toBeUndefined();
+    } finally {
+      rrf.close();
     }
   });
 
