@@ -158,7 +158,7 @@ export class SemanticLayer {
     const blend = this.config.search.fusion.blend;
     if (blend > 0 && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       // score-level blend: lexical + blend × cosine over both lists' candidates (learned-search.ts)
-      const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit) };
+      const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit), cosineForAll: true };
       const model = { weights: blendWeights(blend), diversity: BLEND_DIVERSITY, name: 'blend' };
       const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model, vectors });
       return { outcome, plan, embedMs: prepared.embedMs };

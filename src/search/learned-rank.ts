@@ -82,8 +82,8 @@ export interface RankerCandidate {
   readonly text: string;
   /** Rule-based lexical score and 1-based rank, when the lexical list ranked it. */
   readonly lexical?: { readonly score: number; readonly rank: number; readonly bm25: number } | undefined;
-  /** Cosine and 1-based rank, when the vector list ranked it. */
-  readonly vector?: { readonly cosine: number; readonly rank: number } | undefined;
+  /** Cosine and 1-based rank, when the vector list ranked it (rank undefined: a lexical candidate's cosine looked up). */
+  readonly vector?: { readonly cosine: number; readonly rank?: number | undefined } | undefined;
 }
 
 export interface RankerQuery {

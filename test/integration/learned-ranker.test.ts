@@ -99,7 +99,7 @@ describe('learned ranker', () => {
         expect(x.ranker!.model).toBe('blend');
         expect(x.fusion).toBeUndefined();
         const f = x.ranker!.features;
-        expect(x.ranker!.score).toBeCloseTo(f.lexical + 0.2 * f.cosineNorm, 9);
+        expect(x.ranker!.score).toBeCloseTo((f.lexical ?? 0) + 0.2 * (f.cosineNorm ?? 0), 9);
         expect(Object.keys(x.ranker!.contributions).every((k) => k === 'lexical' || k === 'cosineNorm')).toBe(true);
       }
       expect(r.results[0]!.ranker!.features.lexical === 1 || r.results[0]!.ranker!.features.cosineNorm === 1).toBe(true);
