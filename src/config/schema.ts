@@ -246,7 +246,7 @@ export const fusionSchema = z
     /**
      * 0 (default): Reciprocal Rank Fusion as above. Above 0: a score-level blend instead, the
      * lexical score + blend × the model's cosine (each over the query's best) over the lexical top
-     * 50 and the vector top `depth`. Range 0–10; 0.2 was best on the tuning half with builtin v3.
+     * 50 and the vector top `depth`. Range 0–10; 0.3 was best on the tuning half with builtin v3.
      */
     blend: z.number().min(0).max(10).default(0),
   })
