@@ -117,6 +117,31 @@ describe('learned ranker', () => {
     }
   });
 
+  it('search.fusion.blend looks up the cosine of lexical candidates the vector list did not reach', async () => {
+    const t2 = tempDir('scry-blend-');
+    try {
+      const files: Record<string, string> = {};
+      const words = ['parse', 'render', 'encode', 'hash', 'sort', 'merge', 'split', 'format', 'cache', 'queue', 'stream', 'buffer'];
+      for (let i = 0; i < 24; i++) files[`src/m${i}.ts`] = `export function ${words[i % 12]}Upload${i}(input: string): string {\n  return input${' + "upload"'.repeat(1 + (i % 5))};\n}\n`;
+      writeSmallRepo(join(t2.dir, 'repo'), files);
+      const config = { embed: { provider: 'builtin' }, search: { fusion: { blend: 0.001, depth: 10 } } } as ConfigInput;
+      const engine = await createEngine({ root: join(t2.dir, 'repo'), db: join(t2.dir, 'i.db'), env: isolatedEnv(t2.dir), config });
+      try {
+        await engine.index();
+        // the vector list ranks by other words than the lexical list, so they disagree on the top 10
+        const r = await engine.search('lex: upload\nvec: input string return', { explain: true, limit: 10 });
+        expect(r.meta.mode).toBe('hybrid');
+        expect(r.results.length).toBe(10);
+        // every candidate has a vector, so none may score as if its cosine were 0
+        for (const x of r.results) expect(x.ranker!.features.cosine).toBeGreaterThan(0);
+      } finally {
+        engine.close();
+      }
+    } finally {
+      t2.cleanup();
+    }
+  });
+
   it('refuses a damaged weights file with MODEL_INVALID', () => {
     const bad = join(t.dir, 'weights.json');
     writeFileSync(bad, JSON.stringify({ version: 1, lexical: { lexical: 'high' }, hybrid: {}, diversity: { cap: 0, within: 0 } }));
