@@ -3,7 +3,7 @@
  * query kind:
  * - golden: test/quality/queries.json over the quality corpus (kinds identifier, natural, docs,
  *   long, path; file-level gold, any expected file counts);
- * - nl: the natural-language slice (bench/nlslice/, mined by bench/mine-nl-slice.ts: doc comment
+ * - nl: the natural-language slice (bench/nlslice/, mined by bench/mine-nl-slice.ts, the repositories of `--split`: doc comment
  *   first sentence → its function, the comment blanked in the indexed copy; grouped by language);
  * - paraphrase: the hand-written paraphrase set (test/paraphrase; function gold);
  * - devset: the development benchmark (bench/devset/), `--split held-out` (default) or `tune`;
@@ -14,7 +14,8 @@
  *
  * Variants: `lexical` (no provider), `hybrid-<provider>` (shipped fusion weights) and, per
  * `--fusion` entry, `hybrid-<provider>/<name>` with those `search.fusion` values; with `--learned`,
- * also `lexical/learned` and `hybrid-<provider>/learned` (`search.ranking.learned`). Metrics per
+ * also `lexical/learned` and `hybrid-<provider>/learned` (`search.ranking.learned`). The score-level
+ * blend is a fusion value too: `--fusion "blend0.2=blend:0.2"` (lexical + 0.2 × cosine). Metrics per
  * variant and group: file Acc@1/5/10, MRR@10, function hit@5/10 (src/eval/metrics.ts), and the
  * paired difference of MRR@10 and Acc@10 against lexical with a 95% bootstrap interval (2,000
  * resamples of the queries, seeded): a difference whose interval holds 0 is noise.
@@ -157,9 +158,9 @@ async function paraphrase(variants: readonly Variant[], rows: Row[]): Promise<vo
   await runTarget('paraphrase', { root, lexicalDb, dbFor: (p) => join(PARAPHRASE_CACHE, `${p}.db`) }, queries, variants, rows);
 }
 
-async function nlSlice(mirrors: string, variants: readonly Variant[], rows: Row[], only: string | undefined): Promise<void> {
+async function nlSlice(mirrors: string, split: string, variants: readonly Variant[], rows: Row[], only: string | undefined): Promise<void> {
   for (const entry of readManifest()) {
-    if (only && entry.repo !== only) continue;
+    if ((only && entry.repo !== only) || (split !== 'all' && splitOfRepo(entry.repo) !== split)) continue;
     const root = ensureNlTree(mirrors, entry);
     const lexicalDb = join(nlCacheOf(entry.repo), 'lexical.db');
     const engine = await createEngine({ root, db: lexicalDb, env: {} });
@@ -202,14 +203,14 @@ async function main(): Promise<void> {
   try {
     if (sets.includes('golden')) await golden(variants, rows);
     if (sets.includes('paraphrase')) await paraphrase(variants, rows);
-    if (sets.includes('nl')) await nlSlice(mirrors, variants, rows, only);
+    if (sets.includes('nl')) await nlSlice(mirrors, split, variants, rows, only);
     if (sets.includes('devset')) await devset(mirrors, split, variants, rows, only);
   } finally {
     for (const e of embedders.values()) await e.provider.close();
   }
   const text = formatTables(rows, variants, { devsetSplit: split });
   process.stdout.write(`load ${env.loadAvg1m.toFixed(2)}, commit ${env.commit ?? '?'}${env.dirty ? ' (dirty)' : ''}\n${text}\n`);
-  writeResult(`model-quality-${sets.join('+')}-${providers.join('+') || 'lexical'}${sets.includes('devset') ? `-${split}` : ''}`, { sets, providers, split, variants, embedReports, rows });
+  writeResult(`model-quality-${sets.join('+')}-${providers.join('+') || 'lexical'}${sets.includes('devset') || sets.includes('nl') ? `-${split}` : ''}`, { sets, providers, split, variants, embedReports, rows });
 }
 
 await main();

@@ -13,7 +13,7 @@ import { fingerprintKey, type EmbeddingProvider, type ModelFingerprint } from '.
 import { readEmbedState, runEmbedPass, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
 import type { SearchMode } from '../search/search-result.js';
 import { hybridSearch, vectorTexts } from '../search/hybrid-search.js';
-import type { RankerModel } from '../search/learned-rank.js';
+import { BLEND_DIVERSITY, blendWeights, type RankerModel } from '../search/learned-rank.js';
 import { learnedSearch } from '../search/learned-search.js';
 import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
 import { parseSubQueries } from '../search/sub-queries.js';
@@ -154,6 +154,14 @@ export class SemanticLayer {
       const name = vectors ? 'hybrid' : 'lexical';
       const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model: { weights: model[name], diversity: model.diversity, name }, vectors });
       return { outcome, plan: vectors ? plan : { mode: 'lexical', reason: plan.reason }, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
+    }
+    const blend = this.config.search.fusion.blend;
+    if (blend > 0 && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
+      // score-level blend: lexical + blend × cosine over both lists' candidates (learned-search.ts)
+      const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit), cosineForAll: true };
+      const model = { weights: blendWeights(blend), diversity: BLEND_DIVERSITY, name: 'blend' };
+      const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model, vectors });
+      return { outcome, plan, embedMs: prepared.embedMs };
     }
     if (plan.mode !== 'lexical' && plan.snapshot && prepared.vectors) {
       const f = this.config.search.fusion;

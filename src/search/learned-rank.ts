@@ -82,8 +82,8 @@ export interface RankerCandidate {
   readonly text: string;
   /** Rule-based lexical score and 1-based rank, when the lexical list ranked it. */
   readonly lexical?: { readonly score: number; readonly rank: number; readonly bm25: number } | undefined;
-  /** Cosine and 1-based rank, when the vector list ranked it. */
-  readonly vector?: { readonly cosine: number; readonly rank: number } | undefined;
+  /** Cosine and 1-based rank, when the vector list ranked it (rank undefined: a lexical candidate's cosine looked up). */
+  readonly vector?: { readonly cosine: number; readonly rank?: number | undefined } | undefined;
 }
 
 export interface RankerQuery {
@@ -201,6 +201,17 @@ function fileScores(cands: readonly RankerCandidate[]): Map<string, number> {
   }
   return out;
 }
+
+/**
+ * The score-level blend of `search.fusion.blend` (issue 17): the rule-based lexical score plus `w` ×
+ * the model's cosine, each over the query's best candidate, every other feature 0.
+ */
+export function blendWeights(w: number): LinearWeights {
+  return Object.fromEntries(FEATURES.map((f) => [f, f === 'lexical' ? 1 : f === 'cosineNorm' ? w : 0])) as Record<FeatureName, number>;
+}
+
+/** The blend keeps every chunk the lexical pipeline would (no per-file cap). */
+export const BLEND_DIVERSITY: Diversity = { cap: 0, within: 0 };
 
 export interface LinearScore {
   /** Σ weight × feature. */

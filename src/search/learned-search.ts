@@ -21,13 +21,13 @@ export const LEARNED_POOL = 50;
 export interface LearnedParams extends LexicalParams {
   readonly model: { readonly weights: LinearWeights; readonly diversity: Diversity; readonly name: string };
   /** With a model: its vectors, the query vectors (one per vector text) and how many vector hits join the pool. */
-  readonly vectors?: { readonly snapshot: VectorSnapshot; readonly queryVectors: readonly Float32Array[]; readonly depth: number } | undefined;
+  readonly vectors?: { readonly snapshot: VectorSnapshot; readonly queryVectors: readonly Float32Array[]; readonly depth: number; readonly cosineForAll?: boolean } | undefined;
 }
 
 type Row = FtsCandidate & { readonly score?: number };
 
 /** Vector hits that pass the filters, best cosine first: chunk id → cosine and 1-based rank. */
-function vectorHits(store: IndexStore, params: LearnedParams): { rows: Row[]; byId: Map<number, { cosine: number; rank: number }> } {
+function vectorHits(store: IndexStore, params: LearnedParams): { rows: Row[]; byId: Map<number, { cosine: number; rank?: number | undefined }> } {
   const v = params.vectors;
   if (!v || v.queryVectors.length === 0) return { rows: [], byId: new Map() };
   const filter = compileFilters(params.filters);
@@ -51,6 +51,7 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     ranking: { ...params.ranking, fileCap: 0, fileDecay: 1 },
   });
   const vec = vectorHits(store, params);
+  if (params.vectors?.cosineForAll) addLexicalCosines(params.vectors, lexical.rows, vec.byId);
   const pool = new Map<number, Row>();
   for (const r of lexical.rows) pool.set(r.chunkId, r);
   for (const r of vec.rows) if (!pool.has(r.chunkId)) pool.set(r.chunkId, r);
@@ -92,6 +93,18 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     return toSearchResult(store, hit, hit.score, marks, params.snippetLines, texts, params.explain ? { why: [`learned ranker (${params.model.name}): ${displayScore(hit.linear.score)}`, ...why], ranker } : {});
   });
   return { ...lexical, results, texts, chunkIds: picked.map((p) => p.chunkId), rows: picked, similarity };
+}
+
+/** The cosine of each lexical candidate the vector list did not rank (exact: the scan restricted to them), so the blend never reads a missing cosine as 0. */
+function addLexicalCosines(v: NonNullable<LearnedParams['vectors']>, rows: readonly Row[], byId: Map<number, { cosine: number; rank?: number | undefined }>): void {
+  const missing = new Set(rows.map((r) => r.chunkId).filter((id) => !byId.has(id) && v.snapshot.index.has(id)));
+  if (missing.size === 0) return;
+  for (const q of v.queryVectors) {
+    for (const h of v.snapshot.index.search(q, missing.size, (id) => missing.has(id))) {
+      const had = byId.get(h.id);
+      if (!had || h.score > had.cosine) byId.set(h.id, { cosine: h.score });
+    }
+  }
 }
 
 /** Files mode: each file once, at its best chunk's place. */

@@ -23,7 +23,7 @@ function checkTrace(r: SearchResult): void {
   expect(sum).toBeCloseTo(t.score, 9);
   expect(Object.keys(t.features)).toEqual([...FEATURES]);
   for (const v of Object.values(t.features)) expect(v >= 0 && v <= 1).toBe(true);
-  expect(r.why?.[0]).toMatch(/^learned ranker \((lexical|hybrid)\)/);
+  expect(r.why?.[0]).toMatch(/^learned ranker \((lexical|hybrid|blend)\)/);
 }
 
 describe('learned ranker', () => {
@@ -84,6 +84,61 @@ describe('learned ranker', () => {
       expect(r.results.some((x) => (x.ranker!.features.cosine ?? 0) > 0)).toBe(true);
     } finally {
       engine.close();
+    }
+  });
+
+  it('search.fusion.blend ranks hybrid by lexical + blend × cosine, each over the best, instead of RRF', async () => {
+    const config = { embed: { provider: 'builtin' }, search: { fusion: { blend: 0.2 } } } as ConfigInput;
+    const engine = await open(config, 'hybrid.db');
+    try {
+      const r = await engine.search('send the queued items again', { explain: true, limit: 5 });
+      expect(r.meta.mode).toBe('hybrid');
+      expect(r.results.length).toBeGreaterThan(0);
+      for (const x of r.results) {
+        checkTrace(x);
+        expect(x.ranker!.model).toBe('blend');
+        expect(x.fusion).toBeUndefined();
+        const f = x.ranker!.features;
+        expect(x.ranker!.score).toBeCloseTo((f.lexical ?? 0) + 0.2 * (f.cosineNorm ?? 0), 9);
+        expect(Object.keys(x.ranker!.contributions).every((k) => k === 'lexical' || k === 'cosineNorm')).toBe(true);
+      }
+      expect(r.results[0]!.ranker!.features.lexical === 1 || r.results[0]!.ranker!.features.cosineNorm === 1).toBe(true);
+    } finally {
+      engine.close();
+    }
+    // blend 0 (the default) is rank fusion: no ranker trace
+    const rrf = await open({ embed: { provider: 'builtin' } } as ConfigInput, 'hybrid.db');
+    try {
+      const r = await rrf.search('send the queued items again', { explain: true, limit: 5 });
+      expect(r.meta.mode).toBe('hybrid');
+      expect(r.results[0]!.ranker).toBeUndefined();
+    } finally {
+      rrf.close();
+    }
+  });
+
+  it('search.fusion.blend looks up the cosine of lexical candidates the vector list did not reach', async () => {
+    const t2 = tempDir('scry-blend-');
+    try {
+      const files: Record<string, string> = {};
+      const words = ['parse', 'render', 'encode', 'hash', 'sort', 'merge', 'split', 'format', 'cache', 'queue', 'stream', 'buffer'];
+      for (let i = 0; i < 24; i++) files[`src/m${i}.ts`] = `export function ${words[i % 12]}Upload${i}(input: string): string {\n  return input${' + "upload"'.repeat(1 + (i % 5))};\n}\n`;
+      writeSmallRepo(join(t2.dir, 'repo'), files);
+      const config = { embed: { provider: 'builtin' }, search: { fusion: { blend: 0.001, depth: 10 } } } as ConfigInput;
+      const engine = await createEngine({ root: join(t2.dir, 'repo'), db: join(t2.dir, 'i.db'), env: isolatedEnv(t2.dir), config });
+      try {
+        await engine.index();
+        // the vector list ranks by other words than the lexical list, so they disagree on the top 10
+        const r = await engine.search('lex: upload\nvec: input string return', { explain: true, limit: 10 });
+        expect(r.meta.mode).toBe('hybrid');
+        expect(r.results.length).toBe(10);
+        // every candidate has a vector, so none may score as if its cosine were 0
+        for (const x of r.results) expect(x.ranker!.features.cosine).toBeGreaterThan(0);
+      } finally {
+        engine.close();
+      }
+    } finally {
+      t2.cleanup();
     }
   });
 
