@@ -23,8 +23,15 @@ export async function load(url, context, next) {
 const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`)}`;
 const UNBUNDLED = `const { main } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'cli', 'main.js')).href)}); process.exitCode = await main(process.argv);`;
 
-/** Packages that `scry search` must never load: parsing, models, MCP, tokenizers, YAML, progress bars, zod (no config file here). */
-const HEAVY_PACKAGES = ['web-tree-sitter', '@huggingface/tokenizers', 'onnxruntime-node', '@energetic-ai', '@modelcontextprotocol/sdk', 'ajv', 'hono', 'gpt-tokenizer', 'yaml', 'cli-progress', 'zod'];
+/**
+ * Packages that `scry search` must never load: parsing, models, MCP, tokenizers, YAML, progress bars,
+ * zod (no config file here), the language-server client (JSON-RPC, node:net: only when a server starts)
+ * and the TypeScript compiler (diagnostics).
+ */
+const HEAVY_PACKAGES = [
+  'web-tree-sitter', '@huggingface/tokenizers', 'onnxruntime-node', '@energetic-ai', '@modelcontextprotocol/sdk', 'ajv', 'hono', 'gpt-tokenizer', 'yaml', 'cli-progress', 'zod',
+  'vscode-languageserver-protocol', 'vscode-jsonrpc', 'vscode-languageserver-types', 'typescript',
+];
 /** Folders of dist/ that `scry search` must never load from: the MCP server, the agent tools, rerankers. */
 const HEAVY_FOLDERS = ['mcp', 'tools', 'rerank'];
 /** Modules of dist/ that hold the indexing pass and the parsers (the chunkers, the worker pool). */
