@@ -90,6 +90,22 @@ function flattenPublicApi(text, sources) {
 
 const SURFACE = /[\\/]src[\\/](cli|tools|mcp|agent|eval)[\\/]/;
 
+/**
+ * commander requires node:child_process at load time, for executable subcommands scry does not
+ * have; child_process brings net, dgram and the stream stack (a few ms of every start-up,
+ * `--help` included). Inside commander it is a stand-in that requires the real module on first use.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 /** Loads src/**.ts through distUrls, and the surfaces' imports of src/index.ts through flattenPublicApi. */
 const srcLoader = {
   name: 'scry-src',
@@ -118,7 +134,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [externalByDefault, srcLoader],
+  plugins: [lazyChildProcess, externalByDefault, srcLoader],
   // Some bundled CommonJS packages call require() for Node builtins.
   banner: { js: "import { createRequire as __scryCreateRequire } from 'node:module'; const require = __scryCreateRequire(import.meta.url);" },
   absWorkingDir: root,

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type * as Rpc from 'vscode-languageserver-protocol/node';
 import type {
@@ -63,6 +63,7 @@ export class LspClient {
   /** Starts the server and runs the initialize handshake, within the timeout. */
   async start(): Promise<void> {
     const { executable, args, root } = this.spec;
+    const { spawn } = await import('node:child_process');
     const rpc = await import('vscode-languageserver-protocol/node');
     this.rpc = rpc;
     // no shell, no user text: the command line is the config's or the table's, the cwd the root
