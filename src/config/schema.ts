@@ -9,6 +9,12 @@ export const chunkSchema = z
     overlapLines: z.number().int().min(0).max(200).default(8),
     /** Hard byte clamp per chunk; long lines are cut at this size. Range 512–65536; default 4096. */
     maxBytes: z.number().int().min(512).max(65536).default(4096),
+    /**
+     * Code chunked by syntax: two adjacent definitions share one chunk only while the first part
+     * is under this many bytes (the rest of the rules in docs/DESIGN.md "AST chunks"). 0 keeps
+     * every definition its own chunk. Range 0–65536; default maxBytes / 5.
+     */
+    mergeDefinitions: z.number().int().min(0).max(65536).optional(),
   })
   .strict()
   .refine((c) => c.overlapLines * 2 <= c.windowLines, { message: 'overlapLines must be at most half of windowLines', path: ['overlapLines'] });
