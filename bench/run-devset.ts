@@ -130,8 +130,22 @@ const wanted = (o: RunOptions, repo: string): boolean => (!o.only || o.only.incl
 /** evalOne, plus how many distinct files the first 10 chunks show. */
 async function evalRow(engine: Engine, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'>): Promise<DevRow> {
   const r = await evalOne(engine, q);
-  const first = (await engine.search(q.query, { limit: 10, rerank: false })).results.map((h) => h.path);
-  return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)) };
+  const top = (await engine.search(q.query, { limit: 10, rerank: false })).results;
+  const first = top.map((h) => h.path);
+  return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)), ...listCost(top, q) };
+}
+
+/** Lines a reader of the first 10 results pays, and whether one of them cites a gold function (devset-report.ts). */
+function listCost(top: ReadonlyArray<{ path: string; startLine: number; endLine: number }>, q: EvalQuery): Pick<DevRow, 'linesIn10' | 'citesIn10'> {
+  const lines = top.reduce((a, h) => a + h.endLine - h.startLine + 1, 0) / Math.max(1, top.length);
+  const spans = q.expected.filter((g) => g.startLine !== undefined && g.endLine !== undefined);
+  const cites = top.some((h) =>
+    spans.some((g) => {
+      const inside = Math.min(h.endLine, g.endLine!) - Math.max(h.startLine, g.startLine!) + 1;
+      return inside > 0 && inside * 2 >= h.endLine - h.startLine + 1;
+    }),
+  );
+  return { linesIn10: lines, citesIn10: cites };
 }
 
 function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'>): DevRow {
@@ -139,7 +153,7 @@ function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' |
   const hits = bm25.search(q.query, 50);
   const tookMs = Math.round((performance.now() - started) * 100) / 100;
   const first = hits.slice(0, 10).map((h) => h.path);
-  return { id: q.id ?? q.query.slice(0, 40), tookMs, ...meta, ...scoreQuery(hits, q.expected), distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)) };
+  return { id: q.id ?? q.query.slice(0, 40), tookMs, ...meta, ...scoreQuery(hits, q.expected), distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)), ...listCost(hits.slice(0, 10), q) };
 }
 
 /**
