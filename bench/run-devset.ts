@@ -41,7 +41,7 @@ const ranking = (r: Record<string, unknown>): ConfigInput => ({ search: { rankin
 /** BM25 field weights over the shipped ones (stem 6, path 2, symbol 5, signature 2, body 1, parts 0.6), with `r` as ranking. */
 const weighted = (w: Record<string, number>, r: Record<string, unknown> = {}): ConfigInput => ({ search: { weights: w, ranking: r } }) as ConfigInput;
 
-const OFF = { queryWeights: false, definitionBoost: 1, testToSource: 0, nonCode: 1, fileSupport: 0, fileCap: 0 };
+const OFF = { queryWeights: false, definitionBoost: 1, testToSource: 0, nonCode: 1, fileSupport: 0, fileCap: 0, fileDecay: 1 };
 export const VARIANTS: Record<string, ConfigInput> = {
   /** Every technique of issue 4 off: BM25 over the code-aware fields with the Core engine II priors. */
   base: ranking(OFF),
@@ -105,6 +105,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
   learned: ranking({ learned: true }),
   /** The shipped configuration. */
   default: {},
+  /** The shipped configuration before issue 18's re-measurement (no per-file decay). */
+  'default-decay': ranking({ fileDecay: 1 }),
 };
 
 
