@@ -205,6 +205,15 @@ function chunkConfigOf(key: string, names: readonly string[]): ConfigInput | und
   return { chunk: (VARIANTS[name] as { chunk: ConfigInput['chunk'] }).chunk };
 }
 
+async function warmCache(mirror: string, cache: string, config: ConfigInput | undefined, commits: readonly string[]): Promise<void> {
+  const trees = new CommitTrees(mirror, cache, config);
+  try {
+    for (const c of commits) await trees.at(c);
+  } finally {
+    await trees.close();
+  }
+}
+
 async function runDevset(o: RunOptions, byVariant: Runs): Promise<void> {
   for (const r of DEV_REPOS) {
     if (!wanted(o, r.repo) || !existsSync(fileOf(r.repo))) continue;
@@ -213,6 +222,10 @@ async function runDevset(o: RunOptions, byVariant: Runs): Promise<void> {
     const mirror = mirrorOf(o.mirrors, r.repo);
     // one set of commit trees (and index cache) per chunking
     const keys = [...new Set(o.names.map(chunkKey))];
+    const commits = [...groupByCommit(queries).keys()];
+    // CommitTrees of one mirror share its temporary worktree's name space: build each chunking's
+    // cached indexes alone first, then search them side by side from the cache
+    if (keys.length > 1) for (const k of keys) await warmCache(mirror, k ? `${cacheOf(r.repo)}-${k}` : cacheOf(r.repo), chunkConfigOf(k, o.names), commits);
     const trees = new Map(keys.map((k) => [k, new CommitTrees(mirror, k ? `${cacheOf(r.repo)}-${k}` : cacheOf(r.repo), chunkConfigOf(k, o.names))]));
     try {
       for (const [i, [commit, group]] of [...groupByCommit(queries)].entries()) {
