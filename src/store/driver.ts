@@ -10,11 +10,15 @@ import { backup, DatabaseSync, type DatabaseSyncInstance, type StatementSyncInst
  *
  * Semantics callers can rely on (they differ from better-sqlite3, the driver before):
  * - rows are null-prototype objects (or arrays after `raw()`); integers are numbers, and one beyond
- *   2^53 throws ERR_OUT_OF_RANGE instead of losing precision;
+ *   2^53 throws ERR_OUT_OF_RANGE instead of losing precision (open with `bigInts` to read BigInts);
  * - BLOBs come back as Uint8Array: `asBuffer` views one as a Buffer without copying;
  * - parameters bind positionally (`?`) or by name from one object, with or without the prefix
  *   (`{ path }` or `{ '@path': ... }` for `@path`); a named parameter missing from the object binds
- *   NULL, a key the statement lacks throws, and `undefined` does not bind (pass null);
+ *   NULL, keys the statement lacks are ignored (one record binds to several statements), and
+ *   `undefined` does not bind (pass null);
+ * - `close` does not finalize the connection's statements (the binding cannot): SQLite frees the
+ *   connection when the garbage collector has freed them, so `close` first folds the WAL into the
+ *   database file (a PASSIVE checkpoint: it never waits) to leave the file complete on its own;
  * - errors are `Error`s with `code` 'ERR_SQLITE_ERROR' and the SQLite result code in `errcode`:
  *   `sqliteFailure` classifies them.
  */
@@ -41,6 +45,8 @@ export interface ConnectionOptions {
   readonly readonly?: boolean;
   /** How long a statement waits on another connection's lock before SQLITE_BUSY (default 5000 ms). */
   readonly busyTimeoutMs?: number;
+  /** Reads every integer as a BigInt: for tables whose integers may pass 2^53 (FTS5's shadow tables). */
+  readonly bigInts?: boolean;
 }
 
 export interface UserFunctionOptions {
@@ -116,7 +122,10 @@ class DriverStatement<P extends unknown[], R> implements Statement<P, R> {
 }
 
 class DriverConnection implements Connection {
-  constructor(private readonly db: DatabaseSyncInstance) {}
+  constructor(
+    private readonly db: DatabaseSyncInstance,
+    private readonly readOnly: boolean,
+  ) {}
 
   get isOpen(): boolean {
     return this.db.isOpen;
@@ -162,6 +171,17 @@ class DriverConnection implements Connection {
   }
 
   close(): void {
+    // The binding does not finalize this connection's statements on close: SQLite keeps the
+    // connection (file open, WAL not folded in) until the garbage collector frees the last of them.
+    // Fold what it can of the WAL into the database now, without waiting on anyone, as SQLite's own
+    // close does, so a closed database file is complete by itself.
+    if (this.db.isOpen && !this.readOnly && !this.db.isTransaction) {
+      try {
+        this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+      } catch {
+        // best effort: a busy or damaged database still closes
+      }
+    }
     this.db.close();
   }
 }
@@ -174,6 +194,13 @@ export function openConnection(path: string, options: ConnectionOptions = {}): C
   const readOnly = options.readonly ?? false;
   // SQLite would report a missing read-only file as "unable to open": say which file
   if (readOnly && path !== ':memory:' && !existsSync(path)) throw new Error(`cannot open ${path} read-only: no such file`);
-  const db = new DatabaseSync(path, { readOnly, timeout: options.busyTimeoutMs ?? 5000, enableForeignKeyConstraints: true });
-  return new DriverConnection(db);
+  const db = new DatabaseSync(path, {
+    readOnly,
+    timeout: options.busyTimeoutMs ?? 5000,
+    enableForeignKeyConstraints: true,
+    allowBareNamedParameters: true,
+    allowUnknownNamedParameters: true,
+    readBigInts: options.bigInts ?? false,
+  });
+  return new DriverConnection(db, readOnly);
 }
