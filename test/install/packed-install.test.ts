@@ -9,7 +9,7 @@
  * ordinary npm cache (`npm_config_cache`, default ~/.npm), so a second run downloads nothing.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,8 +107,10 @@ describe('a consumer project type-checks against the tarball (strict, skipLibChe
     const consumer = join(t.dir, 'consumer');
     mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    // types need no native binary: skip install scripts here
-    npm(['install', '--ignore-scripts', tarball], consumer);
+    // types need no native binary: skip install scripts here. A TypeScript project on Node brings
+    // its own @types/node (`types: ['node']` below); scry's dependencies no longer pull it in.
+    const typesNode = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['@types/node']!;
+    npm(['install', '--ignore-scripts', tarball, `@types/node@${typesNode}`], consumer);
     const tsconfig = { compilerOptions: { strict: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: ['node'] }, files: ['index.ts'] };
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(tsconfig));
     writeFileSync(
