@@ -4,9 +4,9 @@ import { backup, DatabaseSync, type DatabaseSyncInstance, type StatementSyncInst
 /*
  * The SQLite driver seam: the small, typed surface the store uses, and its one implementation
  * over `@photostructure/sqlite` (the `node:sqlite` API as a Node-API addon whose prebuilt binaries
- * ship inside its npm package: no compiler at install, one binary for Node 20 and 22). Nothing
- * outside src/store/ imports the driver package (dependency-cruiser rule `sqlite-driver-in-store`);
- * tests and benches that open a database directly go through `openConnection`.
+ * ship inside its npm package: no compiler at install, one binary for Node 20 and 22). No other
+ * module imports a SQLite binding (dependency-cruiser rule `sqlite-driver-in-store`): the store
+ * uses `Connection`, and tests and benches that open a database directly use `openConnection`.
  *
  * Semantics callers can rely on (they differ from better-sqlite3, the driver before):
  * - rows are null-prototype objects (or arrays after `raw()`); integers are numbers, and one beyond
