@@ -20,7 +20,7 @@ const outfile = join(root, 'dist', 'cli', 'scry.js');
 /**
  * The packages src/ imports that are inlined: pure JavaScript, nothing loaded from beside their
  * own files. Every other package src/ imports stays external and loads from node_modules as
- * unbundled: native addons (better-sqlite3), WebAssembly (web-tree-sitter, the grammars,
+ * unbundled: native addons (@photostructure/sqlite), WebAssembly (web-tree-sitter, the grammars,
  * tokenizers), model runtimes, packages that read files next to themselves or require() their
  * parts at run time (jsonc-parser's UMD build), and any dependency added later until it is
  * checked and listed here. What an inlined package imports is inlined with it.

@@ -1,7 +1,7 @@
 import type { ChunkKind } from '../core/chunk.js';
 import type { ContentType } from '../core/file.js';
-import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
+import type { Statement } from './driver.js';
 
 /** One FTS match joined with its chunk and file. `bm25` is FTS5's value: lower is better. */
 export interface FtsCandidate {
@@ -161,7 +161,7 @@ export class SearchRepo {
       temp.clear.run();
       tokens.forEach((t, i) => temp.insert.run(i, t));
       return temp.terms.all();
-    })();
+    });
     // One lookup per distinct term: a correlated subquery would not use fts5vocab's term index.
     const version = this.dataVersion();
     if (version !== this.dfVersion) {

@@ -94,7 +94,7 @@ describe('modules loaded at start-up', () => {
     expect(dist).toContain('cli/commands/search-command.js'); // the trace sees what it should
     expect(dist.filter((m) => HEAVY_FOLDERS.includes(m.split('/')[0]!) || HEAVY_MODULES.includes(m))).toEqual([]);
     expect(heavyPackages(urls)).toEqual([]);
-    expect(urls.some((u) => packageOf(u) === 'better-sqlite3')).toBe(true);
+    expect(urls.some((u) => packageOf(u) === '@photostructure/sqlite')).toBe(true);
   });
 
   it('the bundled CLI: --help reads the entry and small shared chunks only, search no heavy package', () => {
