@@ -117,11 +117,12 @@ function harvestFile(h: HarvestState, pkg: SourcePackage, file: string, st: Pack
 function loadPrevious(dir: string | undefined, h: HarvestState, stats: PackageStats[]): Set<string> {
   const done = new Set<string>();
   if (!dir) return done;
-  const manifest = JSON.parse(readFileSync(join(dir, 'data-manifest.json'), 'utf8')) as { perPackage: PackageStats[] };
+  const manifest = JSON.parse(readFileSync(join(dir, 'data-manifest.json'), 'utf8')) as { perPackage: PackageStats[]; packagesRead?: string[] };
   for (const st of manifest.perPackage) {
     stats.push(st);
     done.add(`${st.ecosystem}:${st.name}@${st.version}`);
   }
+  for (const key of manifest.packagesRead ?? []) done.add(key);
   for (const line of readFileSync(join(dir, 'pairs.jsonl'), 'utf8').split('\n')) {
     if (!line) continue;
     const rec = JSON.parse(line) as PairRecord;
@@ -147,8 +148,11 @@ async function main(): Promise<void> {
   for (const pkg of all) if (isHeldOut(pkg.name, extraNames)) for (const f of pkg.files) h.badHashes.add(sha(readFileSync(f)));
   const stats: PackageStats[] = [];
   const done = loadPrevious(values.previous, h, stats);
+  const read = new Set(done);
   for (const pkg of all.sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version))) {
-    if (done.has(`${pkg.ecosystem}:${pkg.name}@${pkg.version}`)) continue;
+    const key = `${pkg.ecosystem}:${pkg.name}@${pkg.version}`;
+    if (done.has(key)) continue;
+    read.add(key);
     if (!pkg.permissive) { h.skipped.licence++; continue; }
     if (isHeldOut(pkg.name, extraNames)) { h.skipped.heldOut++; continue; }
     if (GENERATED_PACKAGES.test(pkg.name)) continue;
@@ -163,6 +167,8 @@ async function main(): Promise<void> {
     id: `scry-pairs-${sha(corpus).slice(0, 16)}`, pairsSha256: sha(corpus), pairs: h.records.length, packages: stats.length, skippedPackages: h.skipped,
     ...(values.previous ? { extends: (JSON.parse(readFileSync(join(values.previous, 'data-manifest.json'), 'utf8')) as { id: string }).id } : {}),
     heldOutNames: 'train/sources.ts HELD_OUT_NAMES plus --exclude-names', excludedFileHashes: h.badHashes.size, excludedNames: [...extraNames].sort(), perPackage: stats,
+    // Every package read (with pairs or none), so a later `--previous` run skips them all.
+    packagesRead: [...read].sort(),
   };
   writeFileSync(join(out, 'data-manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
   process.stderr.write(`${h.records.length} pairs from ${stats.length} packages; skipped ${JSON.stringify(h.skipped)}\n`);
