@@ -13,14 +13,29 @@ import { fingerprintKey, type EmbeddingProvider, type ModelFingerprint } from '.
 import { readEmbedState, runEmbedPass, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
 import type { SearchMode } from '../search/search-result.js';
 import { hybridSearch, vectorTexts } from '../search/hybrid-search.js';
+import type { ExpansionTable } from '../search/expansion.js';
 import { BLEND_DIVERSITY, blendWeights, type RankerModel } from '../search/learned-rank.js';
 import { learnedSearch } from '../search/learned-search.js';
 import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
+import { classifyQuery, QUERY_KINDS, type QueryKind } from '../search/query-kind.js';
+import { isLongQuery } from '../search/query-parse.js';
 import { parseSubQueries } from '../search/sub-queries.js';
 import { VectorIndexCache, type VectorSnapshot } from '../search/vector-search.js';
 import type { IndexStore } from '../store/index-store.js';
+import { loadExpansionTable } from './expansion-model.js';
 import { loadRankerModel } from './ranker-model.js';
 import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
+
+/**
+ * The blend weight for this query's kind: `on` when a blend is configured at all (for some kind),
+ * `weight` the one for this kind (0: ranked lexically), `kinds` the kinds that blend.
+ */
+function blendGate(fusion: ResolvedConfig['search']['fusion'], query: string): { on: boolean; kind: QueryKind; weight: number; kinds: string } {
+  const kind = classifyQuery(query, { long: isLongQuery(query) });
+  const weightOf = (k: QueryKind): number => fusion.blendByKind[k] ?? fusion.blend;
+  const blending = QUERY_KINDS.filter((k) => weightOf(k) > 0);
+  return { on: blending.length > 0, kind, weight: weightOf(kind), kinds: blending.join(', ') };
+}
 
 /** One slice of background embedding while a watcher is idle. */
 const IDLE_SLICE_MS = 2000;
@@ -50,6 +65,7 @@ export class SemanticLayer {
   private provider: EmbeddingProvider | undefined;
   private readonly vectors = new VectorIndexCache();
   private ranker: RankerModel | undefined;
+  private expansion: ExpansionTable | undefined;
 
   constructor(
     private readonly config: ResolvedConfig,
@@ -144,7 +160,10 @@ export class SemanticLayer {
    * again on what that snapshot holds (and brings the vector cache to it), then ranks with the
    * vectors `prepare` made. Vectors that appeared since `prepare` wait for the next search.
    */
-  rank(store: IndexStore, params: LexicalParams, prepared: PreparedQuery): { outcome: LexicalOutcome; plan: ModePlan; embedMs?: number } {
+  rank(store: IndexStore, lexicalParams: LexicalParams, prepared: PreparedQuery): { outcome: LexicalOutcome; plan: ModePlan; embedMs?: number } {
+    const weight = lexicalParams.ranking.expansion;
+    // the table is read once, on the first search; only natural-language queries are expanded
+    const params: LexicalParams = weight > 0 ? { ...lexicalParams, expansion: { table: (this.expansion ??= loadExpansionTable()), weight } } : lexicalParams;
     const plan: ModePlan = prepared.vectors ? this.plan(store, prepared.requested) : { mode: 'lexical', reason: prepared.lexical ?? SEMANTIC_UNAVAILABLE };
     if (params.ranking.learned && plan.mode !== 'vector') {
       // score-level hybrid: one linear model over lexical and vector features (learned-search.ts)
@@ -155,7 +174,12 @@ export class SemanticLayer {
       const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model: { weights: model[name], diversity: model.diversity, name }, vectors });
       return { outcome, plan: vectors ? plan : { mode: 'lexical', reason: plan.reason }, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
     }
-    const blend = this.config.search.fusion.blend;
+    const gate = blendGate(this.config.search.fusion, params.query);
+    if (gate.on && gate.weight === 0 && plan.mode === 'hybrid') {
+      // gated: this kind of query is ranked lexically (query-kind.ts)
+      return { outcome: lexicalSearch(store, { ...params, query: this.lexicalQuery(params.query) }), plan: { mode: 'lexical', reason: `lexical: ${gate.kind} query (the vector blend is for ${gate.kinds} queries)` }, embedMs: prepared.embedMs };
+    }
+    const blend = gate.weight;
     if (blend > 0 && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       // score-level blend: lexical + blend × cosine over both lists' candidates (learned-search.ts)
       const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit), cosineForAll: true };

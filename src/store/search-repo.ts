@@ -107,6 +107,19 @@ export class SearchRepo {
   }
 
   /**
+   * The bm25() of each chunk of `ids` that matches `match` (absent: no match), with the idf of the
+   * whole index: a second expression scored over candidates another one found (query expansion).
+   */
+  scoreAmong(match: string, weights: readonly number[], ids: readonly number[]): Map<number, number> {
+    if (ids.length === 0) return new Map();
+    const w = weights.map((x) => Number(x).toFixed(4)).join(', ');
+    const rows = this.db
+      .prepare<[string, string], { id: number; score: number }>(`SELECT rowid AS id, bm25(chunks_fts, ${w}) AS score FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`)
+      .all(match, JSON.stringify(ids));
+    return new Map(rows.map((r) => [r.id, r.score]));
+  }
+
+  /**
    * The chunks with these ids that pass `filter`, as candidates (`bm25` 0), in the order of `ids`:
    * what a vector or symbol list found, joined like an FTS match.
    */
