@@ -68,25 +68,29 @@ function liveGroups(store: IndexStore, input: ExpansionInput, settings: Expansio
   return { groups, from, cost };
 }
 
-/** The main candidates rescored with the expansion (and joined by what it alone finds), best first, at most `fetch`. */
+/**
+ * The main candidates rescored with the expansion (and joined by what it alone finds), best first,
+ * at most `fetch`. FTS5's bm25() is a sum over the phrases of the expression, so a candidate of
+ * `main OR expansion` scores main = joined − expansion. Skipped when scoring the expansion terms
+ * would exceed the budget (terms that common add nothing a query word does not).
+ */
 export function expandCandidates(store: IndexStore, input: ExpansionInput, settings: ExpansionSettings): { candidates: FtsCandidate[]; trace?: ExpansionTrace } {
   const { groups, from, cost } = liveGroups(store, input, settings);
-  if (groups.length === 0 || settings.weight <= 0) return { candidates: [...input.candidates] };
+  if (groups.length === 0 || settings.weight <= 0 || cost > SCORE_BUDGET) return { candidates: [...input.candidates] };
   const expression = buildFtsExpression(groups);
+  const expScore = store.read(() => store.search.scoreTop(expression, input.weights, SCORE_BUDGET));
   const byId = new Map(input.candidates.map((c) => [c.chunkId, c]));
   const mainScore = new Map(input.candidates.map((c) => [c.chunkId, c.bm25]));
   if (!input.kept.some((g) => g.required) && input.mainCost + cost <= SCORE_BUDGET) {
-    const joined = store.read(() => store.search.search(`(${input.mainExpression}) OR ${expression}`, input.weights, input.fetch, input.filter));
-    const fresh = joined.filter((c) => !byId.has(c.chunkId));
-    for (const c of fresh) byId.set(c.chunkId, c);
-    const scores = store.read(() => store.search.scoreAmong(input.mainExpression, input.weights, fresh.map((c) => c.chunkId)));
-    for (const c of fresh) mainScore.set(c.chunkId, scores.get(c.chunkId) ?? 0);
+    for (const c of store.read(() => store.search.search(`(${input.mainExpression}) OR ${expression}`, input.weights, input.fetch, input.filter))) {
+      if (byId.has(c.chunkId)) continue;
+      byId.set(c.chunkId, c);
+      mainScore.set(c.chunkId, c.bm25 - (expScore.get(c.chunkId) ?? 0));
+    }
   }
-  const ids = [...byId.keys()];
-  const expScore = store.read(() => store.search.scoreAmong(expression, input.weights, ids));
   const scale = settings.weight / MAX_GROUP_WEIGHT;
   const added = new Map<number, number>();
-  const candidates = ids
+  const candidates = [...byId.keys()]
     .map((id) => {
       const exp = scale * (expScore.get(id) ?? 0);
       if (exp !== 0) added.set(id, -exp);
