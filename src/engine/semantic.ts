@@ -27,12 +27,14 @@ import { loadRankerModel } from './ranker-model.js';
 import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
 
 /**
- * The blend weight for this query's kind: `on` when a blend is configured at all (for some kind),
- * `weight` the one for this kind (0: ranked lexically), `kinds` the kinds that blend.
+ * The blend weight for this query's kind (`search.fusion.blendByKind`; unlisted: `blend` for
+ * natural-language queries, 0 for the others; typed queries count as natural): `on` when some kind blends, `weight` this kind's
+ * (0: ranked lexically), `kinds` the kinds that blend.
  */
 function blendGate(fusion: ResolvedConfig['search']['fusion'], query: string): { on: boolean; kind: QueryKind; weight: number; kinds: string } {
-  const kind = classifyQuery(query, { long: isLongQuery(query) });
-  const weightOf = (k: QueryKind): number => fusion.blendByKind[k] ?? fusion.blend;
+  // typed lines (`vec:`, `hyde:`) ask for the vector list in so many words: blended as natural language
+  const kind: QueryKind = parseSubQueries(query).typed ? 'natural' : classifyQuery(query, { long: isLongQuery(query) });
+  const weightOf = (k: QueryKind): number => fusion.blendByKind[k] ?? (k === 'natural' ? fusion.blend : 0);
   const blending = QUERY_KINDS.filter((k) => weightOf(k) > 0);
   return { on: blending.length > 0, kind, weight: weightOf(kind), kinds: blending.join(', ') };
 }
