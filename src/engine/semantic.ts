@@ -29,14 +29,14 @@ import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
 /**
  * The blend weight for this query's kind (`search.fusion.blendByKind`; unlisted: `blend` for
  * natural-language queries, 0 for the others; typed queries count as natural): `on` when some kind blends, `weight` this kind's
- * (0: ranked lexically), `kinds` the kinds that blend.
+ * (0: ranked lexically), `kinds` the kinds that blend, `largest` the largest weight of any kind.
  */
-function blendGate(fusion: ResolvedConfig['search']['fusion'], query: string): { on: boolean; kind: QueryKind; weight: number; kinds: string } {
+function blendGate(fusion: ResolvedConfig['search']['fusion'], query: string): { on: boolean; kind: QueryKind; weight: number; kinds: string; largest: number } {
   // typed lines (`vec:`, `hyde:`) ask for the vector list in so many words: blended as natural language
   const kind: QueryKind = parseSubQueries(query).typed ? 'natural' : classifyQuery(query, { long: isLongQuery(query) });
   const weightOf = (k: QueryKind): number => fusion.blendByKind[k] ?? (k === 'natural' ? fusion.blend : 0);
   const blending = QUERY_KINDS.filter((k) => weightOf(k) > 0);
-  return { on: blending.length > 0, kind, weight: weightOf(kind), kinds: blending.join(', ') };
+  return { on: blending.length > 0, kind, weight: weightOf(kind), kinds: blending.join(', '), largest: Math.max(0, ...QUERY_KINDS.map(weightOf)) };
 }
 
 /** One slice of background embedding while a watcher is idle. */
@@ -177,11 +177,12 @@ export class SemanticLayer {
       return { outcome, plan: vectors ? plan : { mode: 'lexical', reason: plan.reason }, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
     }
     const gate = blendGate(this.config.search.fusion, params.query);
-    if (gate.on && gate.weight === 0 && plan.mode === 'hybrid') {
-      // gated: this kind of query is ranked lexically (query-kind.ts)
+    if (gate.on && gate.weight === 0 && plan.mode === 'hybrid' && prepared.requested === 'auto') {
+      // gated (auto mode only; an explicit --mode hybrid is blended): this kind of query is ranked lexically (query-kind.ts)
       return { outcome: lexicalSearch(store, { ...params, query: this.lexicalQuery(params.query) }), plan: { mode: 'lexical', reason: `lexical: ${gate.kind} query (the vector blend is for ${gate.kinds} queries)` }, embedMs: prepared.embedMs };
     }
-    const blend = gate.weight;
+    // an explicit hybrid request of a gated kind is blended at the largest configured weight
+    const blend = gate.weight > 0 ? gate.weight : gate.largest;
     if (blend > 0 && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       // score-level blend: lexical + blend × cosine over both lists' candidates (learned-search.ts)
       const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit), cosineForAll: true };

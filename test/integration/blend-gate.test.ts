@@ -1,7 +1,8 @@
 /**
  * Query-kind gating of the vector blend (issue 17), with the real shipped model: with
- * `search.fusion.blend` on, natural-language questions are blended and identifier, path and long
- * queries are ranked exactly as lexical search ranks them; `blendByKind` moves the gate.
+ * `search.fusion.blend` on, in auto mode, natural-language questions are blended and identifier,
+ * path and long queries are ranked exactly as lexical search ranks them; an explicit hybrid
+ * request is blended whatever its kind; `blendByKind` moves the gate.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,18 @@ describe('blend gate', () => {
     } finally {
       gated.close();
       lexical.close();
+    }
+  });
+
+  it('gates auto mode only: an explicit hybrid request of an identifier is blended', async () => {
+    const engine = await open(hybrid({ blend: 0.3 }));
+    try {
+      const r = await engine.search('retryFailedUploads', { limit: 5, mode: 'hybrid', explain: true });
+      expect(r.meta.mode).toBe('hybrid');
+      expect(r.results[0]!.ranker?.model).toBe('blend');
+      expect(r.results[0]!.ranker!.score).toBeCloseTo((r.results[0]!.ranker!.features.lexical ?? 0) + 0.3 * (r.results[0]!.ranker!.features.cosineNorm ?? 0), 9);
+    } finally {
+      engine.close();
     }
   });
 
