@@ -35,7 +35,7 @@ export interface ExpansionInput {
   readonly kept: readonly TermGroup[];
   /** Document frequency (rows to score) of the main expression's groups, summed. */
   readonly mainCost: number;
-  /** The expression the main candidates came from. */
+  /** The expression the main candidates came from ('' when no query word is in the index). */
   readonly mainExpression: string;
   readonly candidates: readonly FtsCandidate[];
   readonly weights: readonly number[];
@@ -82,7 +82,8 @@ export function expandCandidates(store: IndexStore, input: ExpansionInput, setti
   const byId = new Map(input.candidates.map((c) => [c.chunkId, c]));
   const mainScore = new Map(input.candidates.map((c) => [c.chunkId, c.bm25]));
   if (!input.kept.some((g) => g.required) && input.mainCost + cost <= SCORE_BUDGET) {
-    for (const c of store.read(() => store.search.search(`(${input.mainExpression}) OR ${expression}`, input.weights, input.fetch, input.filter))) {
+    const joined = input.mainExpression === '' ? expression : `(${input.mainExpression}) OR ${expression}`;
+    for (const c of store.read(() => store.search.search(joined, input.weights, input.fetch, input.filter))) {
       if (byId.has(c.chunkId)) continue;
       byId.set(c.chunkId, c);
       mainScore.set(c.chunkId, c.bm25 - (expScore.get(c.chunkId) ?? 0));

@@ -80,7 +80,9 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total, parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS);
   const terms = selection.kept.map((g) => g.raw);
   const kind = classifyQuery(params.query, parsed);
-  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set(), rows: [], kind };
+  const expand = params.expansion && kind === 'natural' ? params.expansion : undefined;
+  // with expansion, a question none of whose words the index holds may still find code by its associated tokens
+  if (selection.kept.length === 0 && !expand) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set(), rows: [], kind };
 
   const w = params.weights;
   const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts];
@@ -88,7 +90,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   // planning needs the cost of matching a group: a phrase walks the position lists of all its
   // words, so its cost is its most frequent word, not its rarest
   const cost = (g: (typeof selection.kept)[number]): number => g.alternatives.reduce((n, alt) => n + Math.max(...alt.map((w) => dfByWord.get(w) ?? 0)), 0);
-  const levels = planQuery(selection.kept.map((group) => ({ group, df: cost(group) })));
+  const levels = selection.kept.length === 0 ? [] : planQuery(selection.kept.map((group) => ({ group, df: cost(group) })));
   let candidates: FtsCandidate[] = [];
   let plan: PlanLevel['mode'] = 'any';
   let expression = '';
@@ -99,10 +101,10 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
     if (candidates.length >= fetch) break;
   }
   let expansion: ExpansionTrace | undefined;
-  if (params.expansion && kind === 'natural') {
+  if (expand) {
     const mainCost = selection.kept.reduce((n, g) => n + cost(g), 0);
     const maxDfRatio = (parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS).maxDfRatio;
-    ({ candidates, trace: expansion } = expandCandidates(store, { groups: parsed.groups, kept: selection.kept, mainCost, mainExpression: expression, candidates, weights, fetch, filter, totalChunks: total, maxDfRatio }, params.expansion));
+    ({ candidates, trace: expansion } = expandCandidates(store, { groups: parsed.groups, kept: selection.kept, mainCost, mainExpression: expression, candidates, weights, fetch, filter, totalChunks: total, maxDfRatio }, expand));
   }
   const keptWords = selection.kept.flatMap((g) => g.alternatives.flat());
   const r = params.ranking;

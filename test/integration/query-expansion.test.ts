@@ -57,6 +57,24 @@ describe('query expansion', () => {
     }
   });
 
+  it('answers a question none of whose words the index holds by the associated tokens alone', async () => {
+    const query = 'remove every zorblat';
+    const off = await open(withExpansion(0));
+    const on = await open(withExpansion(0.3));
+    try {
+      const before = await off.search(query, { limit: 5 });
+      expect(before.results).toEqual([]);
+      expect(before.meta.droppedTerms.map((d) => d.reason)).toEqual(['not_in_index', 'not_in_index', 'not_in_index']);
+      const after = await on.search(query, { limit: 5, explain: true });
+      expect(after.meta.terms).toEqual([]);
+      expect(after.results[0]!.path).toBe('src/cache.ts');
+      expect(after.results[0]!.why?.join('\n')).toMatch(/remove→clear/);
+    } finally {
+      off.close();
+      on.close();
+    }
+  });
+
   it('leaves identifier and path queries alone', async () => {
     const on = await open(withExpansion(1));
     try {
