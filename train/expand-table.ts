@@ -26,6 +26,7 @@ import { IDENTIFIER_RE, splitIdentifier } from '../src/core/code-tokens.js';
 import { STOP_WORDS } from '../src/search/stop-words.js';
 import { EXPANSION_FORMAT, EXPANSION_FORMAT_VERSION, stemOf } from '../src/search/expansion.js';
 import type { PairRecord } from './harvest.js';
+import { model1 } from './expand-model1.js';
 import { isValidationPackage } from './heldout.js';
 import { readPairs } from './train.js';
 
@@ -79,6 +80,8 @@ function vocabOf(sets: readonly Set<string>[], minDf: number, weights: Float32Ar
 
 export interface TableParams {
   readonly per: number;
+  /** Rank by IBM model 1's t(token | word) (train/expand-model1.ts) instead of p·ln(lift); 0 off. */
+  readonly model1?: number;
 }
 
 /** word → [token, weight] best first. */
@@ -117,6 +120,8 @@ export function buildTable(pairs: readonly PairRecord[], params: TableParams): M
     }
   }
   process.stderr.write(`${pairs.length} pairs, ${pkgIds.size} packages, ${qv.words.length} description words × ${T} code tokens\n`);
+  const ids = (set: Set<string>, v: Vocab): Int32Array => Int32Array.from([...set].map((x) => v.ids.get(x)).filter((x): x is number => x !== undefined));
+  const m1 = params.model1 ? model1({ qs: qs.map((q) => ids(q, qv)), ts: ts.map((t) => ids(t, tv)), weights: unitWeight, words: qv.words.length, tokens: T }, params.model1) : undefined;
   const table = new Map<string, Array<[string, number]>>();
   qv.words.forEach((q, qi) => {
     const dq = qv.df[qi]!;
@@ -132,7 +137,7 @@ export function buildTable(pairs: readonly PairRecord[], params: TableParams): M
       if (lift < MIN_LIFT || p < MIN_P) continue;
       const t = tv.words[ti]!;
       if (t === q || stemOf(t) === stem || STOP_WORDS.has(t)) continue;
-      scored.push([t, p * Math.log(lift)]);
+      scored.push([t, m1 ? m1[qi * T + ti]! : p * Math.log(lift)]);
     }
     scored.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const top = scored.slice(0, params.per);
@@ -146,14 +151,14 @@ export function tableText(table: ReadonlyMap<string, ReadonlyArray<readonly [str
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { data: { type: 'string', default: '/work/train-data/v4' }, out: { type: 'string', default: 'models/expand' }, per: { type: 'string', default: '4' }, lift: { type: 'string' }, p: { type: 'string' }, share: { type: 'string' } } });
+  const { values } = parseArgs({ options: { data: { type: 'string', default: '/work/train-data/v4' }, out: { type: 'string', default: 'models/expand' }, per: { type: 'string', default: '4' }, lift: { type: 'string' }, p: { type: 'string' }, share: { type: 'string' }, model1: { type: 'string', default: '0' } } });
   if (values.lift) MIN_LIFT = Number(values.lift);
   if (values.p) MIN_P = Number(values.p);
   if (values.share) MAX_TOKEN_SHARE = Number(values.share);
   const all = readPairs(values.data!);
   const train = all.filter((p) => !isValidationPackage(p.pkg));
   const per = Number(values.per);
-  const table = buildTable(train, { per });
+  const table = buildTable(train, { per, model1: Number(values.model1) });
   const text = tableText(table);
   mkdirSync(values.out!, { recursive: true });
   writeFileSync(join(values.out!, 'terms.tsv'), text);
