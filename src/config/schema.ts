@@ -9,6 +9,12 @@ export const chunkSchema = z
     overlapLines: z.number().int().min(0).max(200).default(8),
     /** Hard byte clamp per chunk; long lines are cut at this size. Range 512–65536; default 4096. */
     maxBytes: z.number().int().min(512).max(65536).default(4096),
+    /**
+     * Code chunked by syntax: two adjacent definitions share one chunk only while the first part
+     * is under this many bytes (the rest of the rules in docs/DESIGN.md "AST chunks"). 0 keeps
+     * every definition its own chunk. Range 0–65536; default maxBytes / 5.
+     */
+    mergeDefinitions: z.number().int().min(0).max(65536).optional(),
   })
   .strict()
   .refine((c) => c.overlapLines * 2 <= c.windowLines, { message: 'overlapLines must be at most half of windowLines', path: ['overlapLines'] });
@@ -210,8 +216,8 @@ export const rankingSchema = z
     fileCap: z.number().int().min(0).max(100).default(0),
     /** With fileCap: a file's later chunk stays in place only if it scores at least this share of the file's best. Range 0–1; 0 is off. */
     fileCapWithin: z.number().min(0).max(1).default(0),
-    /** A file's n-th chunk counts × fileDecay^(n − 1) (a soft per-file cap). Range 0.1–1; 1 is off. */
-    fileDecay: z.number().min(0.1).max(1).default(1),
+    /** A file's n-th chunk counts × fileDecay^(n − 1) (a soft per-file cap). Range 0.1–1; 1 is off; default 0.95. */
+    fileDecay: z.number().min(0.1).max(1).default(0.95),
     /** Each chunk's score × ((1 − fileBlend) + fileBlend × its file's score / the best file's). Range 0–1; 0 is off. */
     fileBlend: z.number().min(0).max(1).default(0),
     /**

@@ -115,7 +115,9 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const recency = { weight: params.nowMs === undefined ? 0 : r.recency, halfLifeDays: r.recencyHalfLifeDays, nowMs: params.nowMs ?? 0 };
   const structured = applyRecency(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), recency);
   const ranked = params.files ? structured : blendFileScore(addFileSupport(structured, r.fileSupport), r.fileBlend);
-  const scored: Scored[] = capPerFile(decayPerFile(dedupeOverlaps(ranked), r.fileDecay), r.fileCap, r.fileCapWithin);
+  // the per-file decay and cap shape a list of chunks; files mode scores each file from its undecayed chunks
+  const deduped = dedupeOverlaps(ranked);
+  const scored: Scored[] = params.files ? deduped : capPerFile(decayPerFile(deduped, r.fileDecay), r.fileCap, r.fileCapWithin);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
     : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score }));
