@@ -47,7 +47,7 @@ function distUrls(path, text) {
   const distFile = join(root, 'dist', relative(join(root, 'src'), path)).replace(/\.ts$/, '.js');
   const rel = relative(dirname(outfile), distFile).split(sep).join('/');
   // the module may land in the entry (dist/cli/) or in a chunk (dist/cli/chunks/): resolve from dist/cli/ either way
-  return text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, new URL(import.meta.url.includes('/chunks/') ? '../' : './', import.meta.url)).href`);
+  return text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, new URL(/\\/chunks\\/[^/]*$/.test(import.meta.url) ? '../' : './', import.meta.url)).href`);
 }
 
 /**
