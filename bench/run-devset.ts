@@ -103,6 +103,13 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'chunk:def0+blend.3+decay.95': { chunk: { mergeDefinitions: 0 }, search: { ranking: { fileBlend: 0.3, fileDecay: 0.95 } } },
   /** Issues 17/18: the learned ranker (models/ranker/weights.json) instead of the rules. */
   learned: ranking({ learned: true }),
+  /** Issue 17: query expansion by term association (models/expand/), natural-language queries only. */
+  '+expand.1': ranking({ expansion: 0.1 }),
+  '+expand.2': ranking({ expansion: 0.2 }),
+  '+expand.3': ranking({ expansion: 0.3 }),
+  '+expand.5': ranking({ expansion: 0.5 }),
+  '+expand.7': ranking({ expansion: 0.7 }),
+  '+expand1': ranking({ expansion: 1 }),
   /** The shipped configuration. */
   default: {},
   /** The shipped configuration before issue 18's re-measurement (no per-file decay). */

@@ -46,7 +46,8 @@ function distUrls(path, text) {
   if (!text.includes('import.meta.url')) return text;
   const distFile = join(root, 'dist', relative(join(root, 'src'), path)).replace(/\.ts$/, '.js');
   const rel = relative(dirname(outfile), distFile).split(sep).join('/');
-  return text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`);
+  // the module may land in the entry (dist/cli/) or in a chunk (dist/cli/chunks/): resolve from dist/cli/ either way
+  return text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, new URL(/\\/chunks\\/[^/]*$/.test(import.meta.url) ? '../' : './', import.meta.url)).href`);
 }
 
 /**

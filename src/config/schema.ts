@@ -233,6 +233,13 @@ export const rankingSchema = z
      * in hybrid mode, instead of Reciprocal Rank Fusion. Default false.
      */
     learned: z.boolean().default(false),
+    /**
+     * Query expansion (issue 17): a natural-language query's words are joined by the code tokens
+     * they go with in the training pairs (models/expand/: "remove" → delete, unlink), each counting
+     * this share of a query word. Identifier, path and long queries are never expanded. Range 0–1;
+     * 0 is off.
+     */
+    expansion: z.number().min(0).max(1).default(0),
   })
   .strict();
 
@@ -255,6 +262,22 @@ export const fusionSchema = z
      * 50 and the vector top `depth`. Range 0–10; 0.3 was best on the tuning half with builtin v3.
      */
     blend: z.number().min(0).max(10).default(0),
+    /**
+     * The blend weight per query kind (src/search/query-kind.ts): a kind whose weight is 0 is ranked
+     * lexically (the vector list does not touch it). A kind not listed: `blend` for natural-language
+     * queries, 0 for identifier, path and long ones (where vectors cost: golden long MRR 0.947 →
+     * 0.924 with the blend on them). Range 0–10 each. When every kind's weight is 0, hybrid is rank
+     * fusion as above.
+     */
+    blendByKind: z
+      .object({
+        identifier: z.number().min(0).max(10).optional(),
+        path: z.number().min(0).max(10).optional(),
+        long: z.number().min(0).max(10).optional(),
+        natural: z.number().min(0).max(10).optional(),
+      })
+      .strict()
+      .default({}),
   })
   .strict();
 

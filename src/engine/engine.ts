@@ -230,6 +230,8 @@ class EngineImpl implements Engine {
         droppedTerms: outcome.dropped,
         longQuery: outcome.long,
         plan: outcome.plan,
+        queryKind: outcome.kind,
+        ...(outcome.expansion ? { expansion: outcome.expansion } : {}),
         filesAggregated: options.files ?? false,
         tookMs: Math.round((performance.now() - started) * 100) / 100,
         ...(embedMs !== undefined ? { embedMs } : {}),
