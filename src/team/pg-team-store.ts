@@ -8,8 +8,8 @@ import { beginRevision, ensureRepo, missing, putChunks, putContents, putVectors,
 import { abortRevision, commitRevision, gc } from './pg-revision.js';
 import { searchTeam } from './pg-search.js';
 import { searchTeamText } from './pg-text.js';
-import { searchTeamVectors } from './pg-vectors.js';
-import { QueryTokenizer } from '../store/query-tokenizer.js';
+import { searchTeamVectors, TeamVectorCache } from './pg-vectors.js';
+import { QueryTokenizer } from './query-tokenizer.js';
 import type { ChunkPayload, ContentPayload, OpenRevision, PushManifest, TeamSearchOptions, TeamStore, TeamTextOptions, VectorPayload } from './team-store.js';
 
 export type TeamStoreOptions = PgDbOptions;
@@ -19,6 +19,7 @@ export const STALE_REVISION_MS = 60 * 60 * 1000;
 
 class PgTeamStore implements TeamStore {
   private tokenizer: QueryTokenizer | undefined;
+  private readonly vectors = new TeamVectorCache();
 
   constructor(private readonly db: PgDb) {}
 
@@ -42,7 +43,7 @@ class PgTeamStore implements TeamStore {
   gc = (options: { olderThanMs?: number } = {}) => gc(this.db, options.olderThanMs ?? STALE_REVISION_MS);
   search = (query: string, options: TeamSearchOptions = {}) => searchTeam(this.db, this.words(), query, options);
   searchText = (query: string, options: TeamTextOptions = {}) => searchTeamText(this.db, query, options);
-  searchVectors = (query: Float32Array, model: string, options: { repos?: readonly string[]; k?: number } = {}) => searchTeamVectors(this.db, query, model, options);
+  searchVectors = (query: Float32Array, model: string, options: { repos?: readonly string[]; k?: number } = {}) => searchTeamVectors(this.db, this.vectors, query, model, options);
 
   async sizeOnDisk(): Promise<number> {
     const row = (await this.db.query("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 AS n FROM pg_class c WHERE c.relkind = 'r' AND c.relname LIKE 'team\\_%'")).rows[0];
