@@ -5,7 +5,7 @@
 import { PgDb, type PgDbOptions } from './pg-db.js';
 import { migrateTeamDb } from './pg-migrate.js';
 import { beginRevision, ensureRepo, missing, putChunks, putContents, putVectors, REPO_COLUMNS, repoRow } from './pg-push.js';
-import { abortRevision, commitRevision, gc } from './pg-revision.js';
+import { abortRevision, commitRevision, gc, putFiles } from './pg-revision.js';
 import { searchTeam } from './pg-search.js';
 import { searchTeamText } from './pg-text.js';
 import { searchTeamVectors, TeamVectorCache } from './pg-vectors.js';
@@ -38,6 +38,7 @@ class PgTeamStore implements TeamStore {
   putChunks = (revision: OpenRevision, chunks: readonly ChunkPayload[]) => putChunks(this.db, revision, chunks);
   putContents = (revision: OpenRevision, contents: readonly ContentPayload[]) => putContents(this.db, revision, contents);
   putVectors = (revision: OpenRevision, vectors: VectorPayload) => putVectors(this.db, revision, vectors);
+  putFiles = (revision: OpenRevision, files: PushManifest['files']) => putFiles(this.db, revision, files);
   commitRevision = (revision: OpenRevision, manifest: PushManifest) => commitRevision(this.db, revision, manifest);
   abortRevision = (revision: OpenRevision) => abortRevision(this.db, revision);
   gc = (options: { olderThanMs?: number } = {}) => gc(this.db, options.olderThanMs ?? STALE_REVISION_MS);

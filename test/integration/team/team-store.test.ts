@@ -135,6 +135,12 @@ describe.runIf(pgTestsEnabled())('team store on PostgreSQL', () => {
       // a revision id of repository `other` used as if it were `small`'s
       expect((await caught(() => store.putChunks({ repo: 'small', id: rev.id, base: null }, [chunk!])))?.code).toBe('REVISION_NOT_OPEN');
       expect((await caught(() => store.commitRevision({ repo: 'small', id: rev.id, base: null }, { files: [] })))?.code).toBe('REVISION_NOT_OPEN');
+      // a path sent twice, in two batches of the manifest
+      const chunkPayloads = s.chunks([...new Set(s.manifest.files[0]!.chunks.map((c) => c.postings))]);
+      await store.putChunks(rev, chunkPayloads);
+      await store.putContents(rev, s.contents([s.manifest.files[0]!.content]));
+      await store.putFiles(rev, [s.manifest.files[0]!]);
+      expect((await caught(() => store.putFiles(rev, [s.manifest.files[0]!])))?.code).toBe('PUSH_INVALID');
       // a malformed manifest
       const dup = { files: [s.manifest.files[0]!, s.manifest.files[0]!] };
       expect((await caught(() => store.commitRevision(rev, dup)))?.code).toBe('PUSH_INVALID');
