@@ -1,7 +1,7 @@
 /**
  * The team store (issue 23) against the SQLite store on the same index, in one run:
  *
- *   npx tsx bench/team-store.ts [--db PATH] [--copies 30] [--rounds 3]
+ *   npx tsx bench/team-store.ts [--db PATH] [--copies=30] [--rounds 3]
  *
  * `--db` (else `$SCRY_BENCH_DB`) is a local index; without one the golden set's corpus
  * (test/quality) is indexed into a temp dir first. A throwaway PostgreSQL cluster
