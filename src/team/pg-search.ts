@@ -94,7 +94,9 @@ async function rankRepo(sql: Sql, tok: QueryTokenizer, rev: RevisionStats, p: Ra
   const recency = { weight: 0, halfLifeDays: r.recencyHalfLifeDays, nowMs: 0 };
   const structured = applyRecency(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), recency);
   const ranked = p.files ? structured : blendFileScore(addFileSupport(structured, r.fileSupport), r.fileBlend);
-  const scored: Scored[] = capPerFile(decayPerFile(dedupeOverlaps(ranked), r.fileDecay), r.fileCap, r.fileCapWithin);
+  // the per-file decay and cap shape a list of chunks; files mode scores each file from its undecayed chunks (as lexicalSearch)
+  const deduped = dedupeOverlaps(ranked);
+  const scored: Scored[] = p.files ? deduped : capPerFile(decayPerFile(deduped, r.fileDecay), r.fileCap, r.fileCapWithin);
   const picked: Picked[] = p.files
     ? aggregateFiles(scored).slice(0, p.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks, rev }))
     : scored.slice(0, p.limit).map((hit) => ({ hit, score: hit.score, rev }));
