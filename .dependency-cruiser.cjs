@@ -69,6 +69,13 @@ module.exports = {
       to: { path: '^src/(eval|mcp|cli)/' },
     },
     {
+      name: 'sqlite-driver-in-store',
+      comment: 'only the driver seam (src/store/driver.ts) touches a SQLite binding; everything else uses its Connection',
+      severity: 'error',
+      from: { pathNot: '^src/store/driver\\.ts$' },
+      to: { path: '(^|/)node_modules/(@photostructure/sqlite|better-sqlite3)/|^(node:)?sqlite$' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openConnection, type Connection } from '../src/store/driver.js';
 import type { Engine } from '../src/index.js';
 import type { RankedHit } from '../src/eval/metrics.js';
 
@@ -36,10 +36,10 @@ export function orQuery(query: string): string | undefined {
 }
 
 export class WindowBm25 {
-  private constructor(private readonly db: Database.Database) {}
+  private constructor(private readonly db: Connection) {}
 
   static build(files: Iterable<SourceFile>): WindowBm25 {
-    const db = new Database(':memory:');
+    const db = openConnection(':memory:');
     db.exec('CREATE TABLE win(id INTEGER PRIMARY KEY, path TEXT, start INTEGER, end INTEGER); CREATE VIRTUAL TABLE body USING fts5(text)');
     const meta = db.prepare('INSERT INTO win(id, path, start, end) VALUES (?, ?, ?, ?)');
     const text = db.prepare('INSERT INTO body(rowid, text) VALUES (?, ?)');
@@ -53,7 +53,7 @@ export class WindowBm25 {
           text.run(id, splitIdentifiers(lines.slice(i, i + WINDOW).join('\n')));
         }
       }
-    })();
+    });
     return new WindowBm25(db);
   }
 

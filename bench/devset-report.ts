@@ -5,7 +5,10 @@
  * reference configuration of the same run with paired bootstrap 95% intervals (queries resampled,
  * bench/quality-table.ts) on Acc@5, MRR@10 and function hit@10. `file@10c` is the share of queries
  * whose gold files are all among the paths of the first 10 results and `files10c` the distinct
- * files among them (a per-file cap moves neither Acc@k nor MRR, but these). Pure: rows in, text out.
+ * files among them (a per-file cap moves neither Acc@k nor MRR, but these). `cite@10`: one of the
+ * first 10 results overlaps a gold function with at least half of its lines (function hit@10 also
+ * counts a large chunk that merely contains it); `lines10`: mean lines of those 10 results, what a
+ * reader pays. Pure: rows in, text out.
  */
 import { CUTOFFS, summarize, type QueryScore } from '../src/eval/metrics.js';
 import type { Split } from './bench-repos.js';
@@ -29,6 +32,10 @@ export interface DevRow extends QueryScore {
   readonly distinctIn10?: number | undefined;
   /** Every gold file among the paths of the first 10 results (what a reader of a 10-result list sees). */
   readonly filesIn10?: boolean | undefined;
+  /** Mean lines of the first 10 results (what a reader pays for a list). */
+  readonly linesIn10?: number | undefined;
+  /** One of the first 10 results overlaps a gold span with at least half of its own lines (it cites the function, not a group around it). */
+  readonly citesIn10?: boolean | undefined;
   /** The query names a gold file (namesGoldFile): issue-like texts are also reported without these. */
   readonly namesGold?: boolean | undefined;
 }
@@ -64,12 +71,15 @@ function metricsLine(name: string, sel: readonly DevRow[]): string {
   const fn = [1, 5, 10].map((k) => (s.functionHitAt ? f3(s.functionHitAt[k]!) : '-').padStart(8)).join('');
   const distinct = mean(sel.map((r) => r.distinctIn10 ?? 0)).toFixed(2);
   const filesIn10 = f3(mean(sel.map((r) => (r.filesIn10 ? 1 : 0))));
-  return `${name.padEnd(24)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${String(s.functionQueries).padStart(6)}${fn}${filesIn10.padStart(9)}${distinct.padStart(9)}${s.latencyMs.p50.toFixed(1).padStart(8)}`;
+  const fnRows = sel.filter((r) => r.functionHitAt);
+  const cites = fnRows.length > 0 ? f3(mean(fnRows.map((r) => (r.citesIn10 ? 1 : 0)))) : '-';
+  const lines = mean(sel.map((r) => r.linesIn10 ?? 0)).toFixed(1);
+  return `${name.padEnd(24)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${String(s.functionQueries).padStart(6)}${fn}${cites.padStart(8)}${filesIn10.padStart(9)}${distinct.padStart(9)}${lines.padStart(8)}${s.latencyMs.p50.toFixed(1).padStart(8)}`;
 }
 
 /** One table: every variant on the rows `pick` selects, then the deltas against `ref`. */
 export function kindTable(title: string, byVariant: ReadonlyMap<string, readonly DevRow[]>, pick: (r: DevRow) => boolean, ref: string | undefined): string {
-  const head = `${'variant'.padEnd(24)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR@10'.padStart(8)}${'n(fn)'.padStart(6)}${['fn@1', 'fn@5', 'fn@10'].map((x) => x.padStart(8)).join('')}${'file@10c'.padStart(9)}${'files10c'.padStart(9)}${'p50ms'.padStart(8)}`;
+  const head = `${'variant'.padEnd(24)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR@10'.padStart(8)}${'n(fn)'.padStart(6)}${['fn@1', 'fn@5', 'fn@10', 'cite@10'].map((x) => x.padStart(8)).join('')}${'file@10c'.padStart(9)}${'files10c'.padStart(9)}${'lines10'.padStart(8)}${'p50ms'.padStart(8)}`;
   const out = [title, head];
   for (const [name, rows] of byVariant) out.push(metricsLine(name, rows.filter(pick)));
   const refRows = ref !== undefined ? byVariant.get(ref)?.filter(pick) : undefined;

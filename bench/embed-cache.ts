@@ -7,7 +7,7 @@
  *   keyed like the index's own table (model, chunk content hash). The commits of one repository
  *   share most chunks, so only the chunks a commit changed are embedded.
  */
-import Database from 'better-sqlite3';
+import { openConnection } from '../src/store/driver.js';
 import { copyFileSync, existsSync, renameSync } from 'node:fs';
 import { resolveConfig } from '../src/config/resolve.js';
 import { silentLogger } from '../src/core/logger.js';
@@ -28,7 +28,7 @@ export async function providerFor(config: ConfigInput, root: string): Promise<{ 
 /** Copies vectors between an index and a pool file (the pool's table is created on first use). */
 function share(dbPath: string, pool: string | undefined, direction: 'in' | 'out'): void {
   if (!pool) return;
-  const db = new Database(dbPath);
+  const db = openConnection(dbPath);
   try {
     db.prepare('ATTACH DATABASE ? AS pool').run(pool);
     db.exec('CREATE TABLE IF NOT EXISTS pool.embeddings (model TEXT NOT NULL, chunk_hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, chunk_hash)) WITHOUT ROWID');

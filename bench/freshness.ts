@@ -39,7 +39,7 @@ import { basename, join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import Database from 'better-sqlite3';
+import { openConnection } from '../src/store/driver.js';
 import { createEngine, type Engine, type IndexReport, type IndexWatch, type WatchEvent } from '../src/index.js';
 import { ensureCorpus } from './corpus.js';
 import { environment, parseArgs, readResult, REPO_ROOT, writeResult } from './results.js';
@@ -659,7 +659,7 @@ function findCorpusIndex(root: string): IndexCandidate | undefined {
   for (const db of paths) {
     try {
       if (statSync(db).size < MB) continue;
-      const conn = new Database(db, { readonly: true, fileMustExist: true });
+      const conn = openConnection(db, { readonly: true });
       try {
         const metaRoot = conn.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'root'").get()?.value;
         const files = conn.prepare<[], { n: number }>('SELECT count(*) AS n FROM files').get()?.n ?? 0;
@@ -760,7 +760,7 @@ async function idlePart(opts: { seconds: number }) {
     const candidate = findCorpusIndex(corpus.root);
     let prepared: { from: string; ms: number; files: number };
     if (candidate) {
-      const conn = new Database(candidate.db, { readonly: true });
+      const conn = openConnection(candidate.db, { readonly: true });
       const copy = await timeAsync(() => conn.backup(db));
       conn.close();
       prepared = { from: candidate.db, ms: round2(copy.ms), files: candidate.files };

@@ -24,7 +24,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openConnection } from '../src/store/driver.js';
 import { createEngine, type ConfigInput, type Engine, type IndexReport } from '../src/index.js';
 import { corpusAt, ensureCorpus } from './corpus.js';
 import { environment, parseArgs, readResult, writeResult } from './results.js';
@@ -64,7 +64,7 @@ function diskSize(db: string): { db: number; wal: number; shm: number; total: nu
 
 /** Bytes per table/index, from SQLite's dbstat (read-only connection, after the engine closed). */
 function tableSizes(db: string): Record<string, number> {
-  const conn = new Database(db, { readonly: true });
+  const conn = openConnection(db, { readonly: true });
   try {
     const rows = conn.prepare<[], { name: string; bytes: number }>('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all();
     return Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
@@ -77,7 +77,7 @@ function tableSizes(db: string): Record<string, number> {
 
 /** Paths the engine indexed. Reads scry's `files` table: the bench knows the schema, the engine API does not expose it. */
 function indexedPaths(db: string): string[] {
-  const conn = new Database(db, { readonly: true });
+  const conn = openConnection(db, { readonly: true });
   try {
     return conn.prepare<[], { path: string }>('SELECT path FROM files ORDER BY id').all().map((r) => r.path);
   } finally {
@@ -87,7 +87,7 @@ function indexedPaths(db: string): string[] {
 
 /** The floor: read each file and insert path+text into a plain FTS5 table, as scry's batches do. */
 function referenceInsert(root: string, paths: readonly string[], db: string): { ms: number; cpuMs: number; optimizeMs: number; bytes: number; size: number } {
-  const conn = new Database(db);
+  const conn = openConnection(db);
   conn.pragma('journal_mode = WAL');
   conn.pragma('synchronous = NORMAL');
   conn.exec('CREATE VIRTUAL TABLE docs USING fts5(path, body)');
@@ -103,7 +103,7 @@ function referenceInsert(root: string, paths: readonly string[], db: string): { 
     });
     conn.transaction(() => {
       for (const [p, text] of batch) insert.run(p, text);
-    })();
+    });
   }
   const ms = performance.now() - t0;
   const cpu = cpuMs(process.cpuUsage(cpu0));

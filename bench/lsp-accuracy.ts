@@ -20,7 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openConnection } from '../src/store/driver.js';
 import { createEngine, formatSymbolId, type ReferencesResult, type SymbolRow } from '../src/index.js';
 import { environment, parseArgs, writeResult } from './results.js';
 import { prng, summarize, timeAsync, type Summary } from './stats.js';
@@ -46,7 +46,7 @@ function codeRefs(r: ReferencesResult): Set<string> {
 
 /** Definitions whose name is defined at least twice, in languages with a server. */
 function ambiguousDefinitions(dbPath: string): SymbolRow[] {
-  const db = new Database(dbPath, { readonly: true });
+  const db = openConnection(dbPath, { readonly: true });
   try {
     const rows = db
       .prepare(

@@ -15,7 +15,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openConnection } from '../src/store/driver.js';
 import { createEngine, formatSymbolId, type Engine, type SymbolRow } from '../src/index.js';
 import { environment, parseArgs, writeResult } from './results.js';
 import { prng, summarize, timeAsync, type Summary } from './stats.js';
@@ -23,7 +23,7 @@ import { prng, summarize, timeAsync, type Summary } from './stats.js';
 const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python'];
 
 function definitions(dbPath: string, kinds: readonly string[], ambiguous: boolean): SymbolRow[] {
-  const db = new Database(dbPath, { readonly: true });
+  const db = openConnection(dbPath, { readonly: true });
   try {
     const twice = ambiguous ? `AND s.name IN (SELECT s2.name FROM symbols s2 GROUP BY s2.name HAVING count(*) >= 2)` : '';
     const rows = db

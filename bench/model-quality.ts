@@ -48,18 +48,34 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-function variantsOf(providers: readonly string[], fusionArg: string | undefined, learned: boolean): Variant[] {
+/** `search.fusion` values of one `--fusion` entry: `blend.natural:0.3` sets `blendByKind.natural`. */
+function fusionOf(values: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const byKind: Record<string, number> = {};
+  for (const kv of values.split(',')) {
+    const [key, value] = [kv.split(':')[0]!.trim(), Number(kv.split(':')[1])];
+    if (key.startsWith('blend.')) byKind[key.slice('blend.'.length)] = value;
+    else out[key] = value;
+  }
+  return Object.keys(byKind).length > 0 ? { ...out, blendByKind: byKind } : out;
+}
+
+function variantsOf(providers: readonly string[], fusionArg: string | undefined, learned: boolean, expand: number | undefined): Variant[] {
   const out: Variant[] = [{ name: 'lexical' }, ...(learned ? [{ name: 'lexical/learned', ranking: { learned: true } }] : [])];
+  if (expand !== undefined) out.push({ name: `lexical/expand${expand}`, ranking: { expansion: expand } });
   const grid = (fusionArg ?? '')
     .split(';')
     .filter((s) => s.trim() !== '')
     .map((s) => {
       const [name, values] = s.split('=') as [string, string];
-      return { name: name.trim(), fusion: Object.fromEntries(values.split(',').map((kv) => [kv.split(':')[0]!.trim(), Number(kv.split(':')[1])])) };
+      return { name: name.trim(), fusion: fusionOf(values) };
     });
   for (const p of providers) {
     out.push({ name: `hybrid-${p}`, provider: p });
-    for (const g of grid) out.push({ name: `hybrid-${p}/${g.name}`, provider: p, fusion: g.fusion });
+    for (const g of grid) {
+      out.push({ name: `hybrid-${p}/${g.name}`, provider: p, fusion: g.fusion });
+      if (expand !== undefined) out.push({ name: `hybrid-${p}/${g.name}+expand${expand}`, provider: p, fusion: g.fusion, ranking: { expansion: expand } });
+    }
     if (learned) out.push({ name: `hybrid-${p}/learned`, provider: p, ranking: { learned: true } });
   }
   return out;
@@ -198,7 +214,7 @@ async function main(): Promise<void> {
   const providers = (arg('--providers') ?? 'builtin').split(',').filter((p) => p !== '');
   const split = arg('--split') ?? 'held-out';
   const only = arg('--only');
-  const variants = variantsOf(providers, arg('--fusion'), process.argv.includes('--learned'));
+  const variants = variantsOf(providers, arg('--fusion'), process.argv.includes('--learned'), arg('--expand') !== undefined ? Number(arg('--expand')) : undefined);
   const rows: Row[] = [];
   try {
     if (sets.includes('golden')) await golden(variants, rows);

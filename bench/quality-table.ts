@@ -8,7 +8,7 @@ import { percentile, prng } from './stats.js';
 export interface Variant {
   readonly name: string;
   readonly provider?: string | undefined;
-  readonly fusion?: Readonly<Record<string, number>> | undefined;
+  readonly fusion?: Readonly<Record<string, unknown>> | undefined;
   /** `search.ranking` overrides (e.g. `{ learned: true }`). */
   readonly ranking?: Readonly<Record<string, unknown>> | undefined;
 }

@@ -2,7 +2,7 @@
  * Query latency on the corpus index built by bench/index-throughput.ts.
  *
  *   npm run build                       # the CLI part runs dist/; a stale dist/ is refused
- *   npx tsx bench/query-latency.ts [--db PATH] [--rounds 10] [--cli-runs 10] [--skip-cli] [--compare-learned]
+ *   npx tsx bench/query-latency.ts [--db PATH] [--rounds 10] [--cli-runs 10] [--skip-cli] [--compare-learned] [--compare-ranking=JSON]
  *
  * The db is `--db`, else `$SCRY_BENCH_DB`, else the one recorded in
  * bench/results/index-throughput.json. In-process: ~50 queries (bench/queries.ts), warmed up,
@@ -10,7 +10,8 @@
  * kind; the first search of each query is reported apart (`firstSeen`: per-process caches cold). CLI: `node bin/scry.js search Q --db DB -k 10`, `cli-runs` warm runs per query, against
  * `node -e 0` and a bare import of dist/cli/main.js measured in the same run. `--compare-learned`:
  * the in-process part again with `search.ranking.learned` (the learned ranker), in alternating
- * halves with the shipped configuration, reported as learned/shipped ratios of p50 and p95.
+ * halves with the shipped configuration, reported as learned/shipped ratios of p50 and p95;
+ * `--compare-ranking='{"fileDecay":1}'` does the same for any `search.ranking` over the shipped one.
  * Writes bench/results/query-latency.json.
  */
 import { spawnSync } from 'node:child_process';
@@ -131,26 +132,29 @@ function cli(db: string, runs: number): Record<string, unknown> {
   return { runsPerCommand: runs, nodeBaseline, importOnly, queries, p50OfQueryP50s: p50, overNodeBaselineMs: round2(p50 - nodeBaseline.p50) };
 }
 
-/** The shipped ranking and the learned ranker on one db, in alternating halves of the rounds (A B A B), so load drift hits both. */
-async function compareLearned(db: string, queries: readonly BenchQuery[], rounds: number): Promise<Record<string, unknown>> {
+/**
+ * The shipped ranking and another (`ranking` over it: the learned ranker, or a previous default) on
+ * one db, in alternating halves of the rounds (A B A B), so load drift hits both.
+ */
+async function compareRanking(db: string, queries: readonly BenchQuery[], rounds: number, label: string, ranking: Record<string, unknown>): Promise<Record<string, unknown>> {
   const shipped = await createEngine({ db });
-  const learned = await createEngine({ db, config: { search: { ranking: { learned: true } } } as ConfigInput });
+  const other = await createEngine({ db, config: { search: { ranking } } as ConfigInput });
   const half = Math.max(1, Math.floor(rounds / 2));
-  const runs = { shipped: [] as InProcess[], learned: [] as InProcess[] };
+  const runs = { shipped: [] as InProcess[], other: [] as InProcess[] };
   try {
     for (let i = 0; i < 2; i++) {
       runs.shipped.push(await inProcess(shipped, queries, half));
-      runs.learned.push(await inProcess(learned, queries, half));
+      runs.other.push(await inProcess(other, queries, half));
     }
   } finally {
     shipped.close();
-    learned.close();
+    other.close();
   }
   const pooled = (xs: InProcess[]): Summary => summarize(xs.flatMap((x) => x.perQuery.map((q) => q.medianMs)));
   const a = pooled(runs.shipped);
-  const b = pooled(runs.learned);
-  console.log(`learned ranker vs shipped (per-query medians, ${queries.length} queries): p50 ${fmtMs(b.p50)} vs ${fmtMs(a.p50)} (×${(b.p50 / a.p50).toFixed(2)}), p95 ${fmtMs(b.p95)} vs ${fmtMs(a.p95)} (×${(b.p95 / a.p95).toFixed(2)})`);
-  return { shipped: a, learned: b, p50Ratio: round2(b.p50 / a.p50), p95Ratio: round2(b.p95 / a.p95) };
+  const b = pooled(runs.other);
+  console.log(`${label} vs shipped (per-query medians, ${queries.length} queries): p50 ${fmtMs(b.p50)} vs ${fmtMs(a.p50)} (×${(b.p50 / a.p50).toFixed(2)}), p95 ${fmtMs(b.p95)} vs ${fmtMs(a.p95)} (×${(b.p95 / a.p95).toFixed(2)})`);
+  return { ranking, shipped: a, [label]: b, p50Ratio: round2(b.p50 / a.p50), p95Ratio: round2(b.p95 / a.p95) };
 }
 
 async function main(): Promise<void> {
@@ -180,7 +184,9 @@ async function main(): Promise<void> {
   console.log('slowest (median):');
   for (const q of slowest) console.log(`  ${fmtMs(q.medianMs).padStart(9)}  ${q.kind.padEnd(10)} terms=${q.terms} results=${q.results}  ${JSON.stringify(q.query)}`);
 
-  const learned = flags.has('compare-learned') ? await compareLearned(db, queries, rounds) : undefined;
+  const learned = flags.has('compare-learned') ? await compareRanking(db, queries, rounds, 'learned', { learned: true }) : undefined;
+  const otherRanking = values.get('compare-ranking');
+  const compared = otherRanking ? await compareRanking(db, queries, rounds, 'other', JSON.parse(otherRanking) as Record<string, unknown>) : undefined;
 
   let cliResult: Record<string, unknown> = { skipped: 'flag --skip-cli' };
   if (!flags.has('skip-cli')) {
@@ -200,6 +206,7 @@ async function main(): Promise<void> {
     statusMs: status,
     inProcess: { rounds, queries: queries.length, ...local },
     ...(learned ? { learned } : {}),
+    ...(compared ? { compared } : {}),
     cli: cliResult,
   });
   console.log(`wrote ${file}`);

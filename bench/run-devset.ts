@@ -41,7 +41,7 @@ const ranking = (r: Record<string, unknown>): ConfigInput => ({ search: { rankin
 /** BM25 field weights over the shipped ones (stem 6, path 2, symbol 5, signature 2, body 1, parts 0.6), with `r` as ranking. */
 const weighted = (w: Record<string, number>, r: Record<string, unknown> = {}): ConfigInput => ({ search: { weights: w, ranking: r } }) as ConfigInput;
 
-const OFF = { queryWeights: false, definitionBoost: 1, testToSource: 0, nonCode: 1, fileSupport: 0, fileCap: 0 };
+const OFF = { queryWeights: false, definitionBoost: 1, testToSource: 0, nonCode: 1, fileSupport: 0, fileCap: 0, fileDecay: 1 };
 export const VARIANTS: Record<string, ConfigInput> = {
   /** Every technique of issue 4 off: BM25 over the code-aware fields with the Core engine II priors. */
   base: ranking(OFF),
@@ -78,6 +78,7 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'default+blend.3': ranking({ fileBlend: 0.3 }),
   'default+blend.5': ranking({ fileBlend: 0.5 }),
   'default-fileSupport+blend.3': ranking({ fileSupport: 0, fileBlend: 0.3 }),
+  'default+blend.3+decay.95': ranking({ fileBlend: 0.3, fileDecay: 0.95 }),
   'default+blend.3+cap3w.7': ranking({ fileBlend: 0.3, fileCap: 3, fileCapWithin: 0.7 }),
   /** Ranking II: BM25 field weights (symbol = definition names, signature, stem/path, parts). */
   'w:symbol8': weighted({ symbol: 8 }),
@@ -90,10 +91,29 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'w:path1': weighted({ path: 1 }),
   'w:parts1': weighted({ parts: 1 }),
   'w:parts.3': weighted({ parts: 0.3 }),
+  /** Function-level units (issue 18): two adjacent definitions share a chunk only under `mergeDefinitions` bytes (shipped: maxBytes / 5 = 819). */
+  'chunk:def0': { chunk: { mergeDefinitions: 0 } },
+  'chunk:def200': { chunk: { mergeDefinitions: 200 } },
+  'chunk:def400': { chunk: { mergeDefinitions: 400 } },
+  'chunk:def600': { chunk: { mergeDefinitions: 600 } },
+  'chunk:def1200': { chunk: { mergeDefinitions: 1200 } },
+  'chunk:def1600': { chunk: { mergeDefinitions: 1600 } },
+  'chunk:def0+blend.3': { chunk: { mergeDefinitions: 0 }, search: { ranking: { fileBlend: 0.3 } } },
+  'chunk:def0+decay.95': { chunk: { mergeDefinitions: 0 }, search: { ranking: { fileDecay: 0.95 } } },
+  'chunk:def0+blend.3+decay.95': { chunk: { mergeDefinitions: 0 }, search: { ranking: { fileBlend: 0.3, fileDecay: 0.95 } } },
   /** Issues 17/18: the learned ranker (models/ranker/weights.json) instead of the rules. */
   learned: ranking({ learned: true }),
+  /** Issue 17: query expansion by term association (models/expand/), natural-language queries only. */
+  '+expand.1': ranking({ expansion: 0.1 }),
+  '+expand.2': ranking({ expansion: 0.2 }),
+  '+expand.3': ranking({ expansion: 0.3 }),
+  '+expand.5': ranking({ expansion: 0.5 }),
+  '+expand.7': ranking({ expansion: 0.7 }),
+  '+expand1': ranking({ expansion: 1 }),
   /** The shipped configuration. */
   default: {},
+  /** The shipped configuration before issue 18's re-measurement (no per-file decay). */
+  'default-decay': ranking({ fileDecay: 1 }),
 };
 
 
@@ -119,8 +139,22 @@ const wanted = (o: RunOptions, repo: string): boolean => (!o.only || o.only.incl
 /** evalOne, plus how many distinct files the first 10 chunks show. */
 async function evalRow(engine: Engine, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'>): Promise<DevRow> {
   const r = await evalOne(engine, q);
-  const first = (await engine.search(q.query, { limit: 10, rerank: false })).results.map((h) => h.path);
-  return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)) };
+  const top = (await engine.search(q.query, { limit: 10, rerank: false })).results;
+  const first = top.map((h) => h.path);
+  return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)), ...listCost(top, q) };
+}
+
+/** Lines a reader of the first 10 results pays, and whether one of them cites a gold function (devset-report.ts). */
+function listCost(top: ReadonlyArray<{ path: string; startLine: number; endLine: number }>, q: EvalQuery): Pick<DevRow, 'linesIn10' | 'citesIn10'> {
+  const lines = top.reduce((a, h) => a + h.endLine - h.startLine + 1, 0) / Math.max(1, top.length);
+  const spans = q.expected.filter((g) => g.startLine !== undefined && g.endLine !== undefined);
+  const cites = top.some((h) =>
+    spans.some((g) => {
+      const inside = Math.min(h.endLine, g.endLine!) - Math.max(h.startLine, g.startLine!) + 1;
+      return inside > 0 && inside * 2 >= h.endLine - h.startLine + 1;
+    }),
+  );
+  return { linesIn10: lines, citesIn10: cites };
 }
 
 function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'>): DevRow {
@@ -128,15 +162,32 @@ function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' |
   const hits = bm25.search(q.query, 50);
   const tookMs = Math.round((performance.now() - started) * 100) / 100;
   const first = hits.slice(0, 10).map((h) => h.path);
-  return { id: q.id ?? q.query.slice(0, 40), tookMs, ...meta, ...scoreQuery(hits, q.expected), distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)) };
+  return { id: q.id ?? q.query.slice(0, 40), tookMs, ...meta, ...scoreQuery(hits, q.expected), distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)), ...listCost(hits.slice(0, 10), q) };
 }
 
+/**
+ * Variants that change chunking (`chunk` in their config) search their own index: the key of the
+ * index a variant needs, '' for the shipped chunking.
+ */
+export function chunkKey(name: string): string {
+  const chunk = (VARIANTS[name] as { chunk?: Record<string, unknown> } | undefined)?.chunk;
+  if (!chunk) return '';
+  return Object.entries(chunk)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}${String(v)}`)
+    .join('-');
+}
+
+/** The index (root and database) each chunking key searches. */
+type Trees = (key: string) => { root: string; dbPath: string };
+
 /** Every configuration over `group` in one tree; the order rotates by `turn`, so no variant always pays for a cold page cache. */
-async function runGroup(o: RunOptions, tree: { root: string; dbPath: string }, group: readonly EvalQuery[], kindOfQuery: (q: EvalQuery) => QueryKind, repo: string, turn: number, makeBaseline: (e: Engine) => Promise<WindowBm25>, byVariant: Runs): Promise<void> {
+async function runGroup(o: RunOptions, treeOf: Trees, group: readonly EvalQuery[], kindOfQuery: (q: EvalQuery) => QueryKind, repo: string, turn: number, makeBaseline: (e: Engine) => Promise<WindowBm25>, byVariant: Runs): Promise<void> {
   const split = splitOfRepo(repo);
   const meta = (q: EvalQuery): Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'> => ({ repo, split, kind: kindOfQuery(q), namesGold: namesGoldFile(q.query, q.expected) });
   const names = [...o.names.slice(turn % o.names.length), ...o.names.slice(0, turn % o.names.length)];
   for (const name of names) {
+    const tree = treeOf(chunkKey(name));
     const engine = await createEngine({ root: tree.root, db: tree.dbPath, env: {}, reroot: true, config: VARIANTS[name] });
     try {
       for (const q of group) byVariant.get(name)!.push(await evalRow(engine, q, meta(q)));
@@ -154,20 +205,46 @@ async function runGroup(o: RunOptions, tree: { root: string; dbPath: string }, g
   }
 }
 
+/** The chunking part of the configuration of the first variant with chunking key `key` (undefined: shipped). */
+function chunkConfigOf(key: string, names: readonly string[]): ConfigInput | undefined {
+  if (!key) return undefined;
+  const name = names.find((n) => chunkKey(n) === key)!;
+  return { chunk: (VARIANTS[name] as { chunk: ConfigInput['chunk'] }).chunk };
+}
+
+async function warmCache(mirror: string, cache: string, config: ConfigInput | undefined, commits: readonly string[]): Promise<void> {
+  const trees = new CommitTrees(mirror, cache, config);
+  try {
+    for (const c of commits) await trees.at(c);
+  } finally {
+    await trees.close();
+  }
+}
+
 async function runDevset(o: RunOptions, byVariant: Runs): Promise<void> {
   for (const r of DEV_REPOS) {
     if (!wanted(o, r.repo) || !existsSync(fileOf(r.repo))) continue;
     const queries = parseQueriesFile(readFileSync(fileOf(r.repo), 'utf8'), fileOf(r.repo)).filter((q) => o.kinds.includes(kindOf(q.query)));
     if (queries.length === 0) continue;
     const mirror = mirrorOf(o.mirrors, r.repo);
-    const trees = new CommitTrees(mirror, cacheOf(r.repo));
+    // one set of commit trees (and index cache) per chunking
+    const keys = [...new Set(o.names.map(chunkKey))];
+    const commits = [...groupByCommit(queries).keys()];
+    // CommitTrees of one mirror share its temporary worktree's name space: build each chunking's
+    // cached indexes alone first, then search them side by side from the cache
+    if (keys.length > 1) for (const k of keys) await warmCache(mirror, k ? `${cacheOf(r.repo)}-${k}` : cacheOf(r.repo), chunkConfigOf(k, o.names), commits);
+    const trees = new Map(keys.map((k) => [k, new CommitTrees(mirror, k ? `${cacheOf(r.repo)}-${k}` : cacheOf(r.repo), chunkConfigOf(k, o.names))]));
     try {
       for (const [i, [commit, group]] of [...groupByCommit(queries)].entries()) {
-        const base = await trees.at(commit);
-        await runGroup(o, base, group, (q) => kindOf(q.query), r.repo, i, (e) => baselineAtCommit(e, mirror, commit), byVariant);
+        const at = new Map<string, { root: string; dbPath: string }>();
+        for (const [k, t] of trees) {
+          const e = await t.at(commit);
+          at.set(k, { root: e.root, dbPath: e.dbPath });
+        }
+        await runGroup(o, (k) => at.get(k)!, group, (q) => kindOf(q.query), r.repo, i, (e) => baselineAtCommit(e, mirror, commit), byVariant);
       }
     } finally {
-      await trees.close();
+      for (const t of trees.values()) await t.close();
     }
     process.stderr.write(`${r.repo}: ${queries.length} queries\n`);
   }
@@ -179,12 +256,16 @@ async function runNl(o: RunOptions, byVariant: Runs): Promise<void> {
   for (const entry of readManifest()) {
     if (!wanted(o, entry.repo)) continue;
     const root = ensureNlTree(o.mirrors, entry);
-    const db = join(nlCacheOf(entry.repo), 'lexical.db');
-    const indexer = await createEngine({ root, db, env: {} });
-    await indexer.index();
-    indexer.close();
+    const dbs = new Map<string, string>();
+    for (const k of new Set(o.names.map(chunkKey))) {
+      const db = join(nlCacheOf(entry.repo), k ? `lexical-${k}.db` : 'lexical.db');
+      const indexer = await createEngine({ root, db, env: {}, config: chunkConfigOf(k, o.names) });
+      await indexer.index();
+      indexer.close();
+      dbs.set(k, db);
+    }
     const queries = readNlQueries(entry.repo);
-    await runGroup(o, { root, dbPath: db }, queries, () => 'doc', entry.repo, 0, (e) => baselineFromTree(e, root), byVariant);
+    await runGroup(o, (k) => ({ root, dbPath: dbs.get(k)! }), queries, () => 'doc', entry.repo, 0, (e) => baselineFromTree(e, root), byVariant);
     process.stderr.write(`doc ${entry.repo}: ${queries.length} queries\n`);
   }
 }

@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { openConnection } from '../src/store/driver.js';
 import { createEngine, type Engine, type TextSearchResult } from '../src/index.js';
 import { environment, parseArgs, REPO_ROOT, writeResult } from './results.js';
 import { fmtMs, round2, summarize, timeAsync, type Summary } from './stats.js';
@@ -55,7 +55,7 @@ const LIMIT = 1000;
 const ARG_BYTES = 1_000_000;
 
 function indexedPaths(dbPath: string): string[] {
-  const db = new Database(dbPath, { readonly: true });
+  const db = openConnection(dbPath, { readonly: true });
   try {
     return db.prepare<[], { path: string }>('SELECT path FROM files ORDER BY path').all().map((r) => r.path);
   } finally {

@@ -7,7 +7,9 @@ export type { WatchEvent } from './freshness/keeper.js';
 export type { StatusReport } from './engine/status.js';
 export type { RuntimeStatus } from './embed/runtimes.js';
 // Argument checks to run before opening or building an index (issue 24): the Engine's own validators.
-export { checkSearchRequest, checkSymbolRequest, checkReferenceRequest, checkContextRequest } from './engine/request-checks.js';
+export { checkSearchRequest } from './engine/request-checks.js';
+export { checkSymbolRequest, checkReferenceRequest } from './engine/structure-checks.js';
+export { checkContextRequest } from './engine/context-builder.js';
 export { EngineError, ERROR_CODES, isEngineError } from './core/errors.js';
 export type { ErrorCode } from './core/errors.js';
 export type { ContentType, SkipReason } from './core/file.js';

@@ -109,8 +109,33 @@ function harvestFile(h: HarvestState, pkg: SourcePackage, file: string, st: Pack
   return true;
 }
 
+/**
+ * `--previous DIR`: an earlier harvest (pairs.jsonl, data-manifest.json) is kept as it is and
+ * extended: its packages (same ecosystem, name and version) are not read again, its code hashes
+ * and descriptions count for deduplication, and its pairs come first in the new corpus.
+ */
+function loadPrevious(dir: string | undefined, h: HarvestState, stats: PackageStats[]): Set<string> {
+  const done = new Set<string>();
+  if (!dir) return done;
+  const manifest = JSON.parse(readFileSync(join(dir, 'data-manifest.json'), 'utf8')) as { perPackage: PackageStats[]; packagesRead?: string[] };
+  for (const st of manifest.perPackage) {
+    stats.push(st);
+    done.add(`${st.ecosystem}:${st.name}@${st.version}`);
+  }
+  for (const key of manifest.packagesRead ?? []) done.add(key);
+  for (const line of readFileSync(join(dir, 'pairs.jsonl'), 'utf8').split('\n')) {
+    if (!line) continue;
+    const rec = JSON.parse(line) as PairRecord;
+    h.seenCode.add(sha(rec.code.replace(/\s+/g, ' ')));
+    const dKey = rec.description.toLowerCase();
+    h.descCount.set(dKey, (h.descCount.get(dKey) ?? 0) + 1);
+    h.records.push(line);
+  }
+  return done;
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { npm: { type: 'string' }, out: { type: 'string' }, 'exclude-names': { type: 'string' }, 'exclude-hashes': { type: 'string' } } });
+  const { values } = parseArgs({ options: { npm: { type: 'string' }, out: { type: 'string' }, 'exclude-names': { type: 'string' }, 'exclude-hashes': { type: 'string' }, previous: { type: 'string' } } });
   const out = values.out ?? '/work/train-data';
   const extraNames = readLines(values['exclude-names']);
   const all = [...(values.npm ?? '').split(',').filter(Boolean).flatMap((dir) => npmPackages(dir)), ...debianPackages(), ...cargoCrates()];
@@ -122,7 +147,12 @@ async function main(): Promise<void> {
   // Held-out packages installed here (as dependencies) give their file hashes: vendored copies elsewhere are skipped too.
   for (const pkg of all) if (isHeldOut(pkg.name, extraNames)) for (const f of pkg.files) h.badHashes.add(sha(readFileSync(f)));
   const stats: PackageStats[] = [];
+  const done = loadPrevious(values.previous, h, stats);
+  const read = new Set(done);
   for (const pkg of all.sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version))) {
+    const key = `${pkg.ecosystem}:${pkg.name}@${pkg.version}`;
+    if (done.has(key)) continue;
+    read.add(key);
     if (!pkg.permissive) { h.skipped.licence++; continue; }
     if (isHeldOut(pkg.name, extraNames)) { h.skipped.heldOut++; continue; }
     if (GENERATED_PACKAGES.test(pkg.name)) continue;
@@ -135,7 +165,10 @@ async function main(): Promise<void> {
   writeFileSync(join(out, 'pairs.jsonl'), corpus);
   const manifest = {
     id: `scry-pairs-${sha(corpus).slice(0, 16)}`, pairsSha256: sha(corpus), pairs: h.records.length, packages: stats.length, skippedPackages: h.skipped,
+    ...(values.previous ? { extends: (JSON.parse(readFileSync(join(values.previous, 'data-manifest.json'), 'utf8')) as { id: string }).id } : {}),
     heldOutNames: 'train/sources.ts HELD_OUT_NAMES plus --exclude-names', excludedFileHashes: h.badHashes.size, excludedNames: [...extraNames].sort(), perPackage: stats,
+    // Every package read (with pairs or none), so a later `--previous` run skips them all.
+    packagesRead: [...read].sort(),
   };
   writeFileSync(join(out, 'data-manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
   process.stderr.write(`${h.records.length} pairs from ${stats.length} packages; skipped ${JSON.stringify(h.skipped)}\n`);

@@ -35,13 +35,25 @@ export function readPairs(dataDir: string): PairRecord[] {
   return readFileSync(join(dataDir, 'pairs.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as PairRecord);
 }
 
-/** The `size` tokens most documents hold (queries and code both), with document frequency ≥ minDf. */
-function buildVocab(pairs: readonly PairRecord[], size: number, minDf: number): { tokens: string[]; df: Map<string, number> } {
+/**
+ * The `size` tokens most documents hold (queries and code both), with document frequency ≥ minDf;
+ * compound identifiers (`get_user`) take at most `compoundShare` of the slots (their parts are
+ * tokens anyway, and lexical search already matches whole identifiers).
+ */
+function buildVocab(pairs: readonly PairRecord[], size: number, minDf: number, compoundShare: number): { tokens: string[]; df: Map<string, number> } {
   const df = new Map<string, number>();
   for (const p of pairs) {
     for (const t of new Set([...tokenCounts(p.description).keys(), ...tokenCounts(codeText(p)).keys()])) df.set(t, (df.get(t) ?? 0) + 1);
   }
-  const tokens = [...df].filter(([, n]) => n >= minDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, size).map(([t]) => t);
+  const ranked = [...df].filter(([, n]) => n >= minDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t);
+  const maxCompounds = Math.floor(size * compoundShare);
+  let compounds = 0;
+  const tokens: string[] = [];
+  for (const t of ranked) {
+    if (tokens.length >= size) break;
+    if (t.includes('_') && compounds++ >= maxCompounds) continue;
+    tokens.push(t);
+  }
   return { tokens, df };
 }
 
@@ -68,7 +80,7 @@ function quantize(p: NbowParams): { vectors: Int8Array; scales: Float32Array } {
 }
 
 /** Writes weights.bin, vocab.txt and manifest.json of `params` (int8 rows); returns the bytes of the two data files. */
-function writeArtifact(dir: string, params: NbowParams, tokens: readonly string[], buckets: number, data: { id: string }, extra: Record<string, unknown>): number {
+function writeArtifact(dir: string, params: NbowParams, tokens: readonly string[], buckets: number, tokenizer: string, data: { id: string }, extra: Record<string, unknown>): number {
   const { vectors, scales } = quantize(params);
   const weights = encodeWeights({ rows: params.rows, dims: params.dims, vectors, scales, queryWeights: params.logWq.map(Math.exp), codeWeights: params.logWc.map(Math.exp) });
   const vocabText = `${tokens.join('\n')}\n`;
@@ -77,7 +89,7 @@ function writeArtifact(dir: string, params: NbowParams, tokens: readonly string[
   writeFileSync(join(dir, 'vocab.txt'), vocabText);
   const manifest = {
     format: MODEL_FORMAT, formatVersion: MODEL_FORMAT_VERSION, name: BUILTIN_MODEL_NAME,
-    dimensions: params.dims, vocabSize: tokens.length, hashBuckets: buckets, tokenizer: TOKENIZER_VERSION,
+    dimensions: params.dims, vocabSize: tokens.length, hashBuckets: buckets, tokenizer,
     files: { 'weights.bin': sha(weights), 'vocab.txt': sha(vocabText) },
     data: data.id,
     ...extra,
@@ -89,7 +101,7 @@ function writeArtifact(dir: string, params: NbowParams, tokens: readonly string[
 interface Options {
   readonly data: string; readonly model: string; readonly vocab: number; readonly buckets: number; readonly dims: number;
   readonly epochs: number; readonly batch: number; readonly group: number; readonly lr: number; readonly scale: number;
-  readonly seed: number; readonly dropout: number; readonly hard: number; readonly prior: number;
+  readonly seed: number; readonly dropout: number; readonly hard: number; readonly prior: number; readonly subwords: boolean; readonly compoundShare: number;
 }
 
 function options(): Options {
@@ -100,12 +112,13 @@ function options(): Options {
       epochs: { type: 'string', default: '4' }, batch: { type: 'string', default: '512' }, group: { type: 'string', default: '16' },
       lr: { type: 'string', default: '0.05' }, scale: { type: 'string', default: '20' }, seed: { type: 'string', default: '17' },
       dropout: { type: 'string', default: '0.1' }, hard: { type: 'string', default: '0' }, prior: { type: 'string', default: '0' },
+      subwords: { type: 'string', default: '1' }, 'compound-share': { type: 'string', default: '1' },
     },
   });
   const num = (k: keyof typeof values): number => Number(values[k]);
   return {
     data: values.data!, model: values.model!, vocab: num('vocab'), buckets: num('buckets'), dims: num('dims'), epochs: num('epochs'), batch: num('batch'),
-    group: num('group'), lr: num('lr'), scale: num('scale'), seed: num('seed'), dropout: num('dropout'), hard: num('hard'), prior: num('prior'),
+    group: num('group'), lr: num('lr'), scale: num('scale'), seed: num('seed'), dropout: num('dropout'), hard: num('hard'), prior: num('prior'), subwords: num('subwords') > 0, compoundShare: num('compound-share'),
   };
 }
 
@@ -128,12 +141,13 @@ async function main(): Promise<void> {
   const all = readPairs(o.data);
   const train = all.filter((p) => !isValidationPackage(p.pkg));
   const tune = all.filter((p) => isValidationPackage(p.pkg) && heldOutHalf(p.pkg) === 'tune');
-  const { tokens, df } = buildVocab(train, o.vocab, 3);
+  const { tokens, df } = buildVocab(train, o.vocab, 3, o.compoundShare);
   const vocab = new Map(tokens.map((t, i) => [t, i]));
   const rows = tokens.length + o.buckets;
   const idfs = new Float32Array(rows).fill(Math.log(train.length / 3));
   tokens.forEach((t, i) => (idfs[i] = Math.log(train.length / (df.get(t) ?? 1))));
-  const feats = (ps: readonly PairRecord[]) => ({ q: ps.map((p) => featurize(p.description, vocab, o.buckets)), c: ps.map((p) => featurize(codeText(p), vocab, o.buckets)) });
+  const fo = { subwords: o.subwords, cache: new Map() };
+  const feats = (ps: readonly PairRecord[]) => ({ q: ps.map((p) => featurize(p.description, vocab, o.buckets, fo)), c: ps.map((p) => featurize(codeText(p), vocab, o.buckets, fo)) });
   const tr = feats(train);
   const tu = feats(tune);
   const tuneSet = evalSet(tune);
@@ -163,7 +177,7 @@ async function main(): Promise<void> {
     best = { ...s, epoch };
     // Written at every better epoch: a run stopped early still leaves its best artifact.
     const { data: _d, model: _m, ...hyper } = o;
-    const bytes = writeArtifact(o.model, params, tokens, o.buckets, dataManifest, {
+    const bytes = writeArtifact(o.model, params, tokens, o.buckets, o.subwords ? TOKENIZER_VERSION : 'scry-code-tokens-1', dataManifest, {
       training: { pairs: train.length, tuningPairs: tune.length, ...hyper, bestEpoch: epoch, seconds: Math.round((performance.now() - t0) / 1000) },
       metrics: { tuningHalfFloat32: { model: Number(s.alone.toFixed(4)), blend: Number(s.blend.toFixed(4)), blendWeight: s.w } },
     });

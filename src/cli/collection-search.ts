@@ -13,9 +13,6 @@ export interface CollectionTarget {
   readonly db?: string | undefined;
 }
 
-/** Whether a command was asked for collections rather than the project alone. */
-export const wantsCollections = (t: CollectionTarget): boolean => t.all === true || (t.names !== undefined && t.names.length > 0);
-
 /** The names a target means: `--all` is the project then every registered collection. */
 export function collectionNames(t: CollectionTarget): string[] {
   const names = t.all ? [PROJECT_COLLECTION, ...listCollections().map((c) => c.name)] : [...(t.names ?? [])];

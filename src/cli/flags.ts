@@ -7,3 +7,6 @@ export function parseIntFlag(raw: string | undefined, name: string, max: number)
   if (!Number.isInteger(n) || n < 1 || n > max) throw new EngineError('INVALID_ARGUMENT', { name, reason: `"${raw}" is not an integer from 1 to ${max}` });
   return n;
 }
+
+/** Whether a command was asked for collections (`--collection`, `--all`) rather than the project alone. */
+export const wantsCollections = (t: { readonly names?: readonly string[] | undefined; readonly all?: boolean | undefined }): boolean => t.all === true || (t.names !== undefined && t.names.length > 0);

@@ -9,6 +9,12 @@ export const chunkSchema = z
     overlapLines: z.number().int().min(0).max(200).default(8),
     /** Hard byte clamp per chunk; long lines are cut at this size. Range 512–65536; default 4096. */
     maxBytes: z.number().int().min(512).max(65536).default(4096),
+    /**
+     * Code chunked by syntax: two adjacent definitions share one chunk only while the first part
+     * is under this many bytes (the rest of the rules in docs/DESIGN.md "AST chunks"). 0 keeps
+     * every definition its own chunk. Range 0–65536; default maxBytes / 5.
+     */
+    mergeDefinitions: z.number().int().min(0).max(65536).optional(),
   })
   .strict()
   .refine((c) => c.overlapLines * 2 <= c.windowLines, { message: 'overlapLines must be at most half of windowLines', path: ['overlapLines'] });
@@ -210,8 +216,8 @@ export const rankingSchema = z
     fileCap: z.number().int().min(0).max(100).default(0),
     /** With fileCap: a file's later chunk stays in place only if it scores at least this share of the file's best. Range 0–1; 0 is off. */
     fileCapWithin: z.number().min(0).max(1).default(0),
-    /** A file's n-th chunk counts × fileDecay^(n − 1) (a soft per-file cap). Range 0.1–1; 1 is off. */
-    fileDecay: z.number().min(0.1).max(1).default(1),
+    /** A file's n-th chunk counts × fileDecay^(n − 1) (a soft per-file cap). Range 0.1–1; 1 is off; default 0.95. */
+    fileDecay: z.number().min(0.1).max(1).default(0.95),
     /** Each chunk's score × ((1 − fileBlend) + fileBlend × its file's score / the best file's). Range 0–1; 0 is off. */
     fileBlend: z.number().min(0).max(1).default(0),
     /**
@@ -227,6 +233,13 @@ export const rankingSchema = z
      * in hybrid mode, instead of Reciprocal Rank Fusion. Default false.
      */
     learned: z.boolean().default(false),
+    /**
+     * Query expansion (issue 17): a natural-language query's words are joined by the code tokens
+     * they go with in the training pairs (models/expand/: "remove" → delete, unlink), each counting
+     * this share of a query word. Identifier, path and long queries are never expanded. Range 0–1;
+     * 0 is off.
+     */
+    expansion: z.number().min(0).max(1).default(0),
   })
   .strict();
 
@@ -249,6 +262,22 @@ export const fusionSchema = z
      * 50 and the vector top `depth`. Range 0–10; 0.3 was best on the tuning half with builtin v3.
      */
     blend: z.number().min(0).max(10).default(0),
+    /**
+     * The blend weight per query kind (src/search/query-kind.ts): a kind whose weight is 0 is ranked
+     * lexically (the vector list does not touch it). A kind not listed: `blend` for natural-language
+     * queries, 0 for identifier, path and long ones (where vectors cost: golden long MRR 0.947 →
+     * 0.924 with the blend on them). Range 0–10 each. When every kind's weight is 0, hybrid is rank
+     * fusion as above.
+     */
+    blendByKind: z
+      .object({
+        identifier: z.number().min(0).max(10).optional(),
+        path: z.number().min(0).max(10).optional(),
+        long: z.number().min(0).max(10).optional(),
+        natural: z.number().min(0).max(10).optional(),
+      })
+      .strict()
+      .default({}),
   })
   .strict();
 

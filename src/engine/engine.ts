@@ -6,33 +6,30 @@ import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import type { DryRunReport } from '../indexer/dry-run.js';
 import type { IndexReport } from '../indexer/index-report.js';
 import type { LexicalParams } from '../search/lexical-search.js';
-import { MAX_QUERY_BYTES } from '../search/query-parse.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
 import type { ReferencesResult } from '../search/references.js';
 import { relatedFiles, type RelatedFiles, type RelatedOptions } from '../search/related.js';
-import { createTextScanCache, searchText, type TextSearchOptions, type TextSearchResult } from '../search/text-search.js';
+import type { TextScanCache, TextSearchOptions, TextSearchResult } from '../search/text-search.js';
 import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
 import type { RerankMeta, SearchResponse, SearchResult } from '../search/search-result.js';
 import type { Reranker } from '../rerank/reranker.js';
 import { createConfiguredReranker, rerankResults } from './rerank-results.js';
 import { IndexStore } from '../store/index-store.js';
-import { pathMatcher } from '../search/filters.js';
-import { readFileSlice, type FileSlice, type ReadFileOptions } from '../workspace/files.js';
-import { commitChange, confirmationRequired, prepareChange, type AppliedChange, type ChangeRequest, type ProposedChange } from '../workspace/change.js';
+import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
+import type { AppliedChange, ChangeRequest, ProposedChange } from '../workspace/change.js';
 import { ConfirmationTokens } from '../workspace/confirmation.js';
 import type { WalkOptions } from '../discover/walk.js';
 import { WriterLock } from '../store/writer-lock.js';
 import { observedFreshness, readState, statePathFor, type Freshness } from '../freshness/freshness.js';
 import { endpointFor } from '../freshness/handoff.js';
-import { IndexKeeper } from '../freshness/keeper.js';
+import type { IndexKeeper } from '../freshness/keeper.js';
 import { WriterLease } from '../freshness/lease.js';
-import { buildRepoMap, createRepoMapCache, type RepoMap } from '../context/repo-map.js';
+import type { RepoMap, RepoMapCache } from '../context/repo-map.js';
 import { IndexRunner } from './index-runner.js';
 import { checkRoot, fileId, rootFromDb, rootMismatch } from './db-file.js';
 import { rebuildBeside } from './rebuild.js';
 import { scopedPaths } from './scoped-paths.js';
 import { removeStaleRebuilds } from '../store/db-swap.js';
-import { buildTaskContext } from './context-builder.js';
 import { statusReport, type StatusReport } from './status.js';
 import { SemanticLayer } from './semantic.js';
 import { ReadConnection } from './read-connection.js';
@@ -41,12 +38,17 @@ import { LspLayer, type DiagnosticsReport } from './lsp-layer.js';
 import { closedEngine, referencesOf, symbolDefinition, type NavigationDeps } from './typed-navigation.js';
 import { findSymbols } from './typed-symbols.js';
 import { definitionsNearCursor } from './lsp-context.js';
+import { listIndexedFiles, similarTo } from './file-queries.js';
 import type {
   ApplyChangeOptions, ContextOptions, DiagnosticsOptions, SymbolLookupOptions, Engine, EngineOptions, FileListing, IndexOptions, IndexWatch, ListFilesOptions, MintTokenOptions,
   ReferenceOptions, RepoMapOptions, SearchOptions, SimilarOptions, SymbolDefinition, SymbolOptions, SymbolSearchResult, TaskContext, WatchOptions,
 } from './engine-api.js';
 
-/** The composition root: resolves config, then opens the store lazily on first use. */
+/**
+ * The composition root: resolves config, then opens the store lazily on first use. What a search
+ * does not need (file reads and edits, task context, repo map, text search, the watcher) is
+ * imported by the method that uses it (issue 19: start-up of `scry search`).
+ */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const base = { db: options.db, overrides: options.config, env: options.env };
   let config = await resolveConfig({ ...base, root: options.root });
@@ -157,6 +159,7 @@ class EngineImpl implements Engine {
   async watch(options: WatchOptions = {}): Promise<IndexWatch> {
     if (this.closed) throw new EngineError('CLOSED');
     if (this.keeper) throw new EngineError('INVALID_ARGUMENT', { name: 'watch', reason: 'this engine already watches its index' });
+    const { IndexKeeper } = await import('../freshness/keeper.js');
     const keeper = new IndexKeeper({
       lease: this.lease,
       statePath: statePathFor(this.dbPath),
@@ -227,6 +230,8 @@ class EngineImpl implements Engine {
         droppedTerms: outcome.dropped,
         longQuery: outcome.long,
         plan: outcome.plan,
+        queryKind: outcome.kind,
+        ...(outcome.expansion ? { expansion: outcome.expansion } : {}),
         filesAggregated: options.files ?? false,
         tookMs: Math.round((performance.now() - started) * 100) / 100,
         ...(embedMs !== undefined ? { embedMs } : {}),
@@ -284,17 +289,12 @@ class EngineImpl implements Engine {
 
   async readFile(path: string, options: ReadFileOptions = {}): Promise<FileSlice> {
     if (this.closed) throw new EngineError('CLOSED');
+    const { readFileSlice } = await import('../workspace/files.js');
     return readFileSlice(this.walkOptions, path, options, this.indexedPaths);
   }
 
   async listFiles(options: ListFilesOptions = {}): Promise<FileListing> {
-    const limit = options.limit ?? 200;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 10000' });
-    const globs = options.glob === undefined ? [] : typeof options.glob === 'string' ? [options.glob] : [...options.glob];
-    const match = pathMatcher(globs.map((g) => g.trim()).filter((g) => g !== ''));
-    const hidden = (p: string): boolean => p.startsWith('.') || p.includes('/.');
-    const all = (await this.reads.snapshot((store) => store.files.listing())).filter((f) => (options.includeHidden || !hidden(f.path)) && (!match || match(f.path)));
-    return { files: all.slice(0, limit), total: all.length };
+    return listIndexedFiles((fn) => this.reads.snapshot(fn), options);
   }
 
   async symbol(id: string, options: SymbolLookupOptions = {}): Promise<SymbolDefinition> {
@@ -324,18 +324,7 @@ class EngineImpl implements Engine {
   }
 
   async similar(snippet: string, options: SimilarOptions = {}): Promise<SearchResponse> {
-    if (typeof snippet !== 'string' || snippet.trim() === '') throw new EngineError('INVALID_ARGUMENT', { name: 'code_snippet', reason: 'must be non-empty code' });
-    const limit = options.limit ?? 5;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 100' });
-    const exclude = options.excludeFile?.replace(/^\.\//, '');
-    // the long-query path picks the snippet's most distinctive identifiers; cut at a line boundary
-    const cut = Buffer.from(snippet, 'utf8').subarray(0, MAX_QUERY_BYTES).toString('utf8');
-    const query = cut.length < snippet.length ? cut.slice(0, Math.max(cut.lastIndexOf('\n'), 1)) : snippet;
-    // vectors when the index has them (find_similar is a vector search); else the lexical long-query path
-    const response = await this.search(query, { limit: Math.min(limit + 20, 1000), language: options.language, rerank: false, mode: 'vector' });
-    const results = response.results.filter((r) => r.path !== exclude).slice(0, limit);
-    const semantic = response.meta.mode === 'vector' ? response.meta.semantic : `lexical similarity (no vectors): ${response.meta.semantic}`;
-    return { ...response, results, meta: { ...response.meta, semantic } };
+    return similarTo(this.search.bind(this), snippet, options);
   }
 
   private tokens: ConfirmationTokens | undefined;
@@ -346,11 +335,13 @@ class EngineImpl implements Engine {
 
   async proposeChange(request: ChangeRequest): Promise<ProposedChange> {
     if (this.closed) throw new EngineError('CLOSED');
+    const { prepareChange } = await import('../workspace/change.js');
     return prepareChange(this.walkOptions, request, this.indexedPaths).proposal;
   }
 
   async applyChange(request: ChangeRequest, options: ApplyChangeOptions = {}): Promise<AppliedChange> {
     if (this.closed) throw new EngineError('CLOSED');
+    const { commitChange, confirmationRequired, prepareChange } = await import('../workspace/change.js');
     // validated again, then the token checked against this very change's hash
     const prepared = prepareChange(this.walkOptions, request, this.indexedPaths);
     if (options.confirmationToken === undefined) throw confirmationRequired(prepared.proposal);
@@ -371,22 +362,27 @@ class EngineImpl implements Engine {
     return this.confirmations().mint(options);
   }
 
-  private readonly textScanCache = createTextScanCache();
+  private textScanCache: TextScanCache | undefined;
 
   async searchText(query: string, options: TextSearchOptions = {}): Promise<TextSearchResult> {
-    return this.reads.snapshot((store) => searchText(store, query, options, this.textScanCache));
+    const { createTextScanCache, searchText } = await import('../search/text-search.js');
+    const cache = (this.textScanCache ??= createTextScanCache());
+    return this.reads.snapshot((store) => searchText(store, query, options, cache));
   }
 
-  private readonly mapCache = createRepoMapCache();
+  private mapCache: RepoMapCache | undefined;
 
   async repoMap(options: RepoMapOptions = {}): Promise<RepoMap> {
-    return this.reads.snapshot((store) => buildRepoMap(store, this.root, options, this.mapCache));
+    const { buildRepoMap, createRepoMapCache } = await import('../context/repo-map.js');
+    const cache = (this.mapCache ??= createRepoMapCache());
+    return this.reads.snapshot((store) => buildRepoMap(store, this.root, options, cache));
   }
 
   async context(query: string, options: ContextOptions = {}): Promise<TaskContext> {
     const deps = { root: this.root, search: this.search.bind(this), symbols: this.symbols.bind(this), readFile: this.readFile.bind(this), readStored: this.readStored.bind(this) };
     const structure = { related: this.related.bind(this), references: this.references.bind(this), outline: this.outline.bind(this), repoMap: this.repoMap.bind(this), listFiles: this.listFiles.bind(this) };
     const definitionsNear = this.config.lsp.enabled ? (c: { path: string; line?: number | undefined }) => definitionsNearCursor(this.navigation(), c) : undefined;
+    const { buildTaskContext } = await import('./context-builder.js');
     return this.reads.snapshot(() => buildTaskContext({ ...deps, ...structure, definitionsNear }, query, options));
   }
 

@@ -1,16 +1,16 @@
 import { EngineError } from '../core/errors.js';
 import { compileFilters } from '../search/filters.js';
 import { parseQuery } from '../search/query-parse.js';
-import { checkReferenceQuery } from '../search/references.js';
 import { parseSubQueries } from '../search/sub-queries.js';
-import { checkSymbolQuery, validateKinds } from '../search/symbol-search.js';
-import type { ReferenceOptions, SearchOptions, SymbolOptions } from './engine-api.js';
+import type { SearchOptions } from './engine-api.js';
 
 /**
  * Argument checks a caller runs before it opens or builds an index (issue 24: `scry search ""` in
  * an unindexed directory walked and indexed 23,481 files for 7 minutes, then failed with
  * QUERY_EMPTY). Each throws the EngineError the Engine method itself would throw for the same
  * arguments, from the same validators, so the two cannot drift apart. Nothing here touches disk.
+ * The checks of `symbols` and `references` are in structure-checks.ts, of `context` in
+ * context-builder.ts: `scry search` loads none of their validators (issue 19: start-up).
  */
 export function checkSearchRequest(query: unknown, options: Pick<SearchOptions, 'limit' | 'mode' | 'path' | 'language' | 'type' | 'where'> = {}): void {
   if (typeof query !== 'string') throw new EngineError('INVALID_ARGUMENT', { name: 'query', reason: 'must be a string' });
@@ -22,16 +22,3 @@ export function checkSearchRequest(query: unknown, options: Pick<SearchOptions, 
   // a query without typed lines goes to the lexical list whole: it must have a term in it
   if (!subs.typed) parseQuery(query);
 }
-
-/** What `Engine.symbols` would reject: an empty or over-long name, an unknown kind, a limit out of range. */
-export function checkSymbolRequest(name: unknown, options: SymbolOptions = {}): void {
-  validateKinds(typeof options.kind === 'string' ? options.kind.split(',') : options.kind);
-  checkSymbolQuery(name, options.limit);
-}
-
-/** What `Engine.references` would reject: an empty name, one that is not an identifier, a limit out of range. */
-export function checkReferenceRequest(name: unknown, options: ReferenceOptions = {}): void {
-  checkReferenceQuery(name, options.limit ?? 50);
-}
-
-export { checkContextRequest } from './context-builder.js';

@@ -13,14 +13,31 @@ import { fingerprintKey, type EmbeddingProvider, type ModelFingerprint } from '.
 import { readEmbedState, runEmbedPass, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
 import type { SearchMode } from '../search/search-result.js';
 import { hybridSearch, vectorTexts } from '../search/hybrid-search.js';
+import type { ExpansionTable } from '../search/expansion.js';
 import { BLEND_DIVERSITY, blendWeights, type RankerModel } from '../search/learned-rank.js';
 import { learnedSearch } from '../search/learned-search.js';
 import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
+import { classifyQuery, QUERY_KINDS, type QueryKind } from '../search/query-kind.js';
+import { isLongQuery } from '../search/query-parse.js';
 import { parseSubQueries } from '../search/sub-queries.js';
 import { VectorIndexCache, type VectorSnapshot } from '../search/vector-search.js';
 import type { IndexStore } from '../store/index-store.js';
+import { loadExpansionTable } from './expansion-model.js';
 import { loadRankerModel } from './ranker-model.js';
 import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
+
+/**
+ * The blend weight for this query's kind (`search.fusion.blendByKind`; unlisted: `blend` for
+ * natural-language queries, 0 for the others; typed queries count as natural): `on` when some kind blends, `weight` this kind's
+ * (0: ranked lexically), `kinds` the kinds that blend, `largest` the largest weight of any kind.
+ */
+function blendGate(fusion: ResolvedConfig['search']['fusion'], query: string): { on: boolean; kind: QueryKind; weight: number; kinds: string; largest: number } {
+  // typed lines (`vec:`, `hyde:`) ask for the vector list in so many words: blended as natural language
+  const kind: QueryKind = parseSubQueries(query).typed ? 'natural' : classifyQuery(query, { long: isLongQuery(query) });
+  const weightOf = (k: QueryKind): number => fusion.blendByKind[k] ?? (k === 'natural' ? fusion.blend : 0);
+  const blending = QUERY_KINDS.filter((k) => weightOf(k) > 0);
+  return { on: blending.length > 0, kind, weight: weightOf(kind), kinds: blending.join(', '), largest: Math.max(0, ...QUERY_KINDS.map(weightOf)) };
+}
 
 /** One slice of background embedding while a watcher is idle. */
 const IDLE_SLICE_MS = 2000;
@@ -50,6 +67,7 @@ export class SemanticLayer {
   private provider: EmbeddingProvider | undefined;
   private readonly vectors = new VectorIndexCache();
   private ranker: RankerModel | undefined;
+  private expansion: ExpansionTable | undefined;
 
   constructor(
     private readonly config: ResolvedConfig,
@@ -144,7 +162,10 @@ export class SemanticLayer {
    * again on what that snapshot holds (and brings the vector cache to it), then ranks with the
    * vectors `prepare` made. Vectors that appeared since `prepare` wait for the next search.
    */
-  rank(store: IndexStore, params: LexicalParams, prepared: PreparedQuery): { outcome: LexicalOutcome; plan: ModePlan; embedMs?: number } {
+  rank(store: IndexStore, lexicalParams: LexicalParams, prepared: PreparedQuery): { outcome: LexicalOutcome; plan: ModePlan; embedMs?: number } {
+    const weight = lexicalParams.ranking.expansion;
+    // the table is read once, on the first search; only natural-language queries are expanded
+    const params: LexicalParams = weight > 0 ? { ...lexicalParams, expansion: { table: (this.expansion ??= loadExpansionTable()), weight } } : lexicalParams;
     const plan: ModePlan = prepared.vectors ? this.plan(store, prepared.requested) : { mode: 'lexical', reason: prepared.lexical ?? SEMANTIC_UNAVAILABLE };
     if (params.ranking.learned && plan.mode !== 'vector') {
       // score-level hybrid: one linear model over lexical and vector features (learned-search.ts)
@@ -155,7 +176,13 @@ export class SemanticLayer {
       const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model: { weights: model[name], diversity: model.diversity, name }, vectors });
       return { outcome, plan: vectors ? plan : { mode: 'lexical', reason: plan.reason }, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
     }
-    const blend = this.config.search.fusion.blend;
+    const gate = blendGate(this.config.search.fusion, params.query);
+    if (gate.on && gate.weight === 0 && plan.mode === 'hybrid' && prepared.requested === 'auto') {
+      // gated (auto mode only; an explicit --mode hybrid is blended): this kind of query is ranked lexically (query-kind.ts)
+      return { outcome: lexicalSearch(store, { ...params, query: this.lexicalQuery(params.query) }), plan: { mode: 'lexical', reason: `lexical: ${gate.kind} query (the vector blend is for ${gate.kinds} queries)` }, embedMs: prepared.embedMs };
+    }
+    // an explicit hybrid request of a gated kind is blended at the largest configured weight
+    const blend = gate.weight > 0 ? gate.weight : gate.largest;
     if (blend > 0 && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       // score-level blend: lexical + blend × cosine over both lists' candidates (learned-search.ts)
       const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit), cosineForAll: true };

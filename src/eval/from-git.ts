@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, realpath, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { createEngine, EngineError, type Engine, type FileOutline } from '../index.js';
+import { createEngine, EngineError, type ConfigInput, type Engine, type FileOutline } from '../index.js';
 import { git } from './git.js';
 import type { GoldTarget } from './metrics.js';
 import { changedLines, mineCommits, type CandidateCommit } from './mine-git.js';
@@ -98,6 +98,8 @@ export class CommitTrees {
   constructor(
     private readonly root: string,
     private readonly cacheDir?: string | undefined,
+    /** Configuration of the indexes built (e.g. chunking options); a cache directory holds one configuration's. */
+    private readonly config?: ConfigInput | undefined,
   ) {}
 
   /** An engine searching the tree at `commit`. Valid until the next call or close(). */
@@ -109,7 +111,7 @@ export class CommitTrees {
     const cached = this.cacheDir ? join(this.cacheDir, `${full}.db`) : undefined;
     if (cached && existsSync(cached)) {
       // built in a temporary worktree since removed: read (never indexed) with the repository as root
-      const engine = await createEngine({ root: this.root, db: cached, reroot: true }).catch(() => undefined);
+      const engine = await createEngine({ root: this.root, db: cached, reroot: true, config: this.config }).catch(() => undefined);
       if (engine?.isIndexed() && engine.status().featureVersionCurrent) return (this.cachedEngine = engine);
       engine?.close();
     }
@@ -122,7 +124,7 @@ export class CommitTrees {
       await git(['checkout', '--detach', '--force', '--quiet', full], this.tree!);
     }
     const db = join(this.tmp, 'index.db');
-    this.worktreeEngine ??= await createEngine({ root: this.tree!, db });
+    this.worktreeEngine ??= await createEngine({ root: this.tree!, db, config: this.config });
     await this.worktreeEngine.index();
     if (!cached) return this.worktreeEngine;
     // closing checkpoints the write-ahead log, so the file copied is the whole index
@@ -131,7 +133,7 @@ export class CommitTrees {
     await mkdir(this.cacheDir!, { recursive: true });
     await copyFile(db, `${cached}.tmp`);
     await rename(`${cached}.tmp`, cached);
-    return (this.worktreeEngine = await createEngine({ root: this.tree!, db }));
+    return (this.worktreeEngine = await createEngine({ root: this.tree!, db, config: this.config }));
   }
 
   async close(): Promise<void> {

@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import {
-  CancellationTokenSource, createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification,
-  InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
-  type Diagnostic, type InitializeParams, type InitializeResult, type ProtocolConnection, type ServerCapabilities,
+import type * as Rpc from 'vscode-languageserver-protocol/node';
+import type {
+  Diagnostic, InitializeParams, InitializeResult, ProtocolConnection, PublishDiagnosticsParams, ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
 import { EngineError } from '../core/errors.js';
 import type { Logger, Scheduler } from '../core/logger.js';
+import { LSP } from './lsp-methods.js';
 
 /** How to start one server: every field comes from the config or the built-in table. */
 export interface LaunchSpec {
@@ -43,6 +43,8 @@ interface Published {
  */
 export class LspClient {
   private child: ChildProcess | undefined;
+  /** The JSON-RPC runtime, imported by `start` (it loads vscode-jsonrpc, node:net, streams): never when no server runs. */
+  private rpc: typeof Rpc | undefined;
   private connection: ProtocolConnection | undefined;
   private readonly open = new Map<string, { version: number; text: string; generation: number }>();
   private readonly published = new Map<string, Published>();
@@ -61,6 +63,9 @@ export class LspClient {
   /** Starts the server and runs the initialize handshake, within the timeout. */
   async start(): Promise<void> {
     const { executable, args, root } = this.spec;
+    const { spawn } = await import('node:child_process');
+    const rpc = await import('vscode-languageserver-protocol/node');
+    this.rpc = rpc;
     // no shell, no user text: the command line is the config's or the table's, the cwd the root
     const child = spawn(executable, [...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.child = child;
@@ -70,18 +75,18 @@ export class LspClient {
     child.on('exit', (code, signal) => this.markExited(`exited (${signal ?? `code ${code}`})`));
     // the server leads its own process group, so it would outlive this process: kill it on exit too
     process.once('exit', this.killGroup);
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = rpc.createProtocolConnection(new rpc.StreamMessageReader(child.stdout!), new rpc.StreamMessageWriter(child.stdin!));
     this.connection = connection;
-    connection.onNotification(PublishDiagnosticsNotification.type, (p) => this.onDiagnostics(p.uri, p.diagnostics));
+    connection.onNotification(LSP.publishDiagnostics, (p: PublishDiagnosticsParams) => this.onDiagnostics(p.uri, p.diagnostics));
     // servers ask for settings and capabilities; scry has none to give
     connection.onRequest('workspace/configuration', (p: { items?: unknown[] }) => (p.items ?? []).map(() => null));
     connection.onRequest('client/registerCapability', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
     connection.onError(([err]) => this.logger.debug('language server connection error', { server: this.spec.name, error: err.message }));
     connection.listen();
-    const init = await this.request<InitializeResult>(InitializeRequest.method, this.initializeParams());
+    const init = await this.request<InitializeResult>(LSP.initialize, this.initializeParams());
     this.capabilities = init.capabilities ?? {};
-    this.notify(InitializedNotification.method, {});
+    this.notify(LSP.initialized, {});
   }
 
   private capabilities: ServerCapabilities = {};
@@ -130,8 +135,8 @@ export class LspClient {
 
   /** A request, rejected with LSP_TIMEOUT (and cancelled) after the timeout, LSP_FAILED if the server is gone. */
   async request<R>(method: string, params: unknown): Promise<R> {
-    if (!this.connection || this.exited !== undefined) throw new EngineError('LSP_FAILED', { server: this.spec.name, reason: this.exited ?? 'not started' });
-    const cancel = new CancellationTokenSource();
+    if (!this.connection || !this.rpc || this.exited !== undefined) throw new EngineError('LSP_FAILED', { server: this.spec.name, reason: this.exited ?? 'not started' });
+    const cancel = new this.rpc.CancellationTokenSource();
     let clear = (): void => undefined;
     const timeout = new Promise<never>((_, reject) => {
       clear = this.scheduler.schedule(this.timeoutMs, () => {
@@ -175,12 +180,12 @@ export class LspClient {
     if (known && known.text === text) return false;
     if (!known) {
       this.open.set(docKey(uri), { version: 1, text, generation: 1 });
-      this.notify(DidOpenTextDocumentNotification.method, { textDocument: { uri, languageId, version: 1, text } });
+      this.notify(LSP.didOpen, { textDocument: { uri, languageId, version: 1, text } });
       return true;
     }
     const version = known.version + 1;
     this.open.set(docKey(uri), { version, text, generation: known.generation + 1 });
-    this.notify(DidChangeTextDocumentNotification.method, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    this.notify(LSP.didChange, { textDocument: { uri, version }, contentChanges: [{ text }] });
     return true;
   }
 
@@ -241,8 +246,8 @@ export class LspClient {
     const connection = this.connection;
     if (connection && this.exited === undefined) {
       try {
-        await this.request(ShutdownRequest.method, undefined);
-        this.notify(ExitNotification.method, undefined);
+        await this.request(LSP.shutdown, undefined);
+        this.notify(LSP.exit, undefined);
       } catch {
         // a server that does not answer is killed below
       }

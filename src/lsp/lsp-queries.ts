@@ -1,9 +1,7 @@
-import {
-  DefinitionRequest, ImplementationRequest, ReferencesRequest, WorkspaceSymbolRequest,
-  type Diagnostic, type Location, type LocationLink, type SymbolInformation, type WorkspaceSymbol,
-} from 'vscode-languageserver-protocol/node';
+import type { Diagnostic, Location, LocationLink, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol/node';
 import { EngineError } from '../core/errors.js';
 import type { LspClient } from './lsp-client.js';
+import { LSP } from './lsp-methods.js';
 import { pathInRoot, uriOf } from './uri-paths.js';
 
 /** A place in a file of the root: 1-based line and column (UTF-16 code units, as LSP counts). */
@@ -47,10 +45,10 @@ export async function locationsAt(client: LspClient, kind: Kind, at: DocumentAt)
   const position = { textDocument: { uri }, position: { line: at.line - 1, character: at.column - 1 } };
   const raw: Location | Location[] | LocationLink[] | null =
     kind === 'references'
-      ? await client.request<Location[] | null>(ReferencesRequest.method, { ...position, context: { includeDeclaration: true } })
+      ? await client.request<Location[] | null>(LSP.references, { ...position, context: { includeDeclaration: true } })
       : kind === 'definition'
-        ? await client.request<Location | Location[] | LocationLink[] | null>(DefinitionRequest.method, position)
-        : await client.request<Location | Location[] | LocationLink[] | null>(ImplementationRequest.method, position);
+        ? await client.request<Location | Location[] | LocationLink[] | null>(LSP.definition, position)
+        : await client.request<Location | Location[] | LocationLink[] | null>(LSP.implementation, position);
   return normaliseLocations(at.root, raw);
 }
 
@@ -73,7 +71,7 @@ export interface WorkspaceSymbolHit {
 export async function workspaceSymbols(client: LspClient, at: Omit<DocumentAt, 'line' | 'column'>, query: string): Promise<WorkspaceSymbolHit[]> {
   requireProvider(client, 'workspaceSymbolProvider', 'workspace/symbol');
   await client.ready(uriOf(at.root, at.path), at.languageId, at.text);
-  const raw = await client.request<Array<SymbolInformation | WorkspaceSymbol> | null>(WorkspaceSymbolRequest.method, { query });
+  const raw = await client.request<Array<SymbolInformation | WorkspaceSymbol> | null>(LSP.workspaceSymbol, { query });
   const out: WorkspaceSymbolHit[] = [];
   for (const s of raw ?? []) {
     const [pos] = normaliseLocations(at.root, 'range' in s.location ? s.location : { uri: s.location.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });

@@ -64,8 +64,9 @@ const MAX_DEFINES = 50;
  * default); `target` is the size under which adjacent siblings are merged (maxBytes / 5, ~200
  * tokens); `maxBytes` is the hard clamp.
  */
-function limits(config: ChunkConfig): { soft: number; target: number } {
-  return { soft: Math.floor(config.maxBytes * 0.8), target: Math.floor(config.maxBytes / 5) };
+function limits(config: ChunkConfig): { soft: number; target: number; definitions: number } {
+  const target = Math.floor(config.maxBytes / 5);
+  return { soft: Math.floor(config.maxBytes * 0.8), target, definitions: config.mergeDefinitions ?? target };
 }
 
 const bytesOf = (ctx: AstChunkContext, a: number, b: number): number => ctx.table.byteStarts[b + 1]! - ctx.table.byteStarts[a]!;
@@ -199,14 +200,16 @@ function isClosing(ctx: AstChunkContext, s: Segment): boolean {
 
 /** Merges adjacent small siblings until each group reaches the target size; never imports with code. */
 function mergeSmall(ctx: AstChunkContext, segs: Segment[]): Segment[] {
-  const { soft, target } = limits(ctx.config);
+  const { soft, target, definitions } = limits(ctx.config);
   const out: Segment[] = [];
   for (const s of segs) {
     const prev = out[out.length - 1];
     if (prev && prev.end < s.start && !prev.bytes && !s.bytes) {
       const closing = isClosing(ctx, s) && bytesOf(ctx, prev.start, s.end) <= ctx.config.maxBytes;
       const fits = bytesOf(ctx, prev.start, s.end) <= soft;
-      const small = !prev.piece && !s.piece && bytesOf(ctx, prev.start, prev.end) < target && prev.scope === s.scope;
+      // two definitions (each with a signature) share a chunk under their own, smaller, limit
+      const under = prev.signature !== undefined && s.signature !== undefined ? definitions : target;
+      const small = !prev.piece && !s.piece && bytesOf(ctx, prev.start, prev.end) < under && prev.scope === s.scope;
       const separate = prev.kind === 'imports' || s.kind === 'imports';
       if (closing || (fits && small && !separate)) {
         // a merged chunk is named after its largest definition (a run of statements has no name)

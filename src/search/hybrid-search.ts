@@ -14,6 +14,8 @@ import { lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams 
 import { capPerFile, dedupeOverlaps, displayScore } from './rank.js';
 import type { SearchMode, SearchResult } from './search-result.js';
 import { highlightTerms } from './snippet.js';
+import { classifyQuery } from './query-kind.js';
+import { isLongQuery } from './query-parse.js';
 import { parseSubQueries } from './sub-queries.js';
 import type { VectorSnapshot } from './vector-search.js';
 
@@ -145,5 +147,6 @@ export function hybridSearch(store: IndexStore, params: HybridParams): LexicalOu
     marks,
     rows: picked.map((p) => ({ ...p.hit.c, score: p.score })),
     similarity,
+    kind: lexical?.kind ?? classifyQuery(params.query, { long: isLongQuery(params.query) }),
   };
 }

@@ -14,6 +14,7 @@ import { capPerFile, dedupeOverlaps, displayScore, isTestPath, scoreFromBm25 } f
 import type { RankerTrace, SearchResult } from './search-result.js';
 import { highlightTerms } from './snippet.js';
 import type { VectorSnapshot } from './vector-search.js';
+import { localeOrder } from '../core/text-order.js';
 
 /** Lexical candidates the ranker scores (at least `limit`). */
 export const LEARNED_POOL = 50;
@@ -80,7 +81,7 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
       // exp keeps scores positive, so `diversity.within` is a ratio as in capPerFile
       return { ...r, score: Math.exp(s.score), linear: s, features: features[i]!, cosine: vec.byId.get(r.chunkId)?.cosine };
     })
-    .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine);
+    .sort((a, b) => b.score - a.score || localeOrder(a.path, b.path) || a.startLine - b.startLine);
   const deduped = dedupeOverlaps(scored);
   const ranked = params.files ? bestPerFile(deduped) : capPerFile(deduped, params.model.diversity.cap, params.model.diversity.within);
   const picked = ranked.slice(0, params.limit);

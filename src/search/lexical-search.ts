@@ -1,7 +1,9 @@
 import type { FieldWeights, RankingConfig } from '../config/schema.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
+import { expandCandidates, type ExpansionSettings, type ExpansionTrace } from './expansion-pass.js';
 import { compileFilters, type SearchFilters } from './filters.js';
+import { classifyQuery, type QueryKind } from './query-kind.js';
 import { parseQuery } from './query-parse.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
 import { addFileSupport, aggregateFiles, applyPriors, applyStructure, blendFileScore, capPerFile, decayPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
@@ -26,6 +28,8 @@ export interface LexicalParams {
   readonly rankOnly?: boolean | undefined;
   /** The time content ages are measured from, for the recency boost (`ranking.recency`); default: no boost. */
   readonly nowMs?: number | undefined;
+  /** Query expansion (expansion-pass.ts), applied to natural-language queries only (query-kind.ts). */
+  readonly expansion?: ExpansionSettings | undefined;
 }
 
 export interface LexicalOutcome {
@@ -45,6 +49,10 @@ export interface LexicalOutcome {
   readonly rows: ReadonlyArray<FtsCandidate & { readonly score: number; readonly matches?: number | undefined }>;
   /** What the query asks for, as the learned ranker reads it (absent when no term was kept). */
   readonly query?: QueryTraits | undefined;
+  /** The query's kind (query-kind.ts), which gates expansion and the vector blend. */
+  readonly kind: QueryKind;
+  /** The expansion terms searched, when the query was expanded. */
+  readonly expansion?: Omit<ExpansionTrace, 'added'> | undefined;
 }
 
 /** The query's kept words, the names it mentions, and whether it asks for tests or docs. */
@@ -71,7 +79,10 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const total = Number(store.read(() => store.meta.get('chunk_count')) ?? 0);
   const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total, parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS);
   const terms = selection.kept.map((g) => g.raw);
-  if (selection.kept.length === 0) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set(), rows: [] };
+  const kind = classifyQuery(params.query, parsed);
+  const expand = params.expansion && kind === 'natural' ? params.expansion : undefined;
+  // with expansion, a question none of whose words the index holds may still find code by its associated tokens
+  if (selection.kept.length === 0 && !expand) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set(), rows: [], kind };
 
   const w = params.weights;
   const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts];
@@ -79,13 +90,21 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   // planning needs the cost of matching a group: a phrase walks the position lists of all its
   // words, so its cost is its most frequent word, not its rarest
   const cost = (g: (typeof selection.kept)[number]): number => g.alternatives.reduce((n, alt) => n + Math.max(...alt.map((w) => dfByWord.get(w) ?? 0)), 0);
-  const levels = planQuery(selection.kept.map((group) => ({ group, df: cost(group) })));
+  const levels = selection.kept.length === 0 ? [] : planQuery(selection.kept.map((group) => ({ group, df: cost(group) })));
   let candidates: FtsCandidate[] = [];
   let plan: PlanLevel['mode'] = 'any';
+  let expression = '';
   for (const level of levels) {
     candidates = store.read(() => store.search.search(level.expression, weights, fetch, filter));
     plan = level.mode;
+    expression = level.expression;
     if (candidates.length >= fetch) break;
+  }
+  let expansion: ExpansionTrace | undefined;
+  if (expand) {
+    const mainCost = selection.kept.reduce((n, g) => n + cost(g), 0);
+    const maxDfRatio = (parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS).maxDfRatio;
+    ({ candidates, trace: expansion } = expandCandidates(store, { groups: parsed.groups, kept: selection.kept, mainCost, mainExpression: expression, candidates, weights, fetch, filter, totalChunks: total, maxDfRatio }, expand));
   }
   const keptWords = selection.kept.flatMap((g) => g.alternatives.flat());
   const r = params.ranking;
@@ -96,7 +115,9 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const recency = { weight: params.nowMs === undefined ? 0 : r.recency, halfLifeDays: r.recencyHalfLifeDays, nowMs: params.nowMs ?? 0 };
   const structured = applyRecency(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), recency);
   const ranked = params.files ? structured : blendFileScore(addFileSupport(structured, r.fileSupport), r.fileBlend);
-  const scored: Scored[] = capPerFile(decayPerFile(dedupeOverlaps(ranked), r.fileDecay), r.fileCap, r.fileCapWithin);
+  // the per-file decay and cap shape a list of chunks; files mode scores each file from its undecayed chunks
+  const deduped = dedupeOverlaps(ranked);
+  const scored: Scored[] = params.files ? deduped : capPerFile(decayPerFile(deduped, r.fileDecay), r.fileCap, r.fileCapWithin);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
     : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score }));
@@ -105,14 +126,23 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const texts = new Map<string, string>();
   const rows = picked.map(({ hit, score, matches }) => ({ ...hit, score, matches }));
   const query: QueryTraits = { words: keptWords, names, wantsTests: priors.wantsTests, wantsDocs: priors.wantsDocs };
-  if (params.rankOnly) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query };
+  const expanded = expansion ? { weight: expansion.weight, terms: expansion.terms } : undefined;
+  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded };
+  if (params.rankOnly) return { results: [], ...common };
   const results = picked.map(({ hit, score, matches }): SearchResult =>
     toSearchResult(store, hit, score, marks, params.snippetLines, texts, {
       ...(matches !== undefined ? { matches } : {}),
-      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
+      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...expansionWhy(expansion, hit.chunkId), ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
     }),
   );
-  return { results, terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query };
+  return { results, ...common };
+}
+
+/** The `--explain` line of a result's expansion share. */
+function expansionWhy(expansion: ExpansionTrace | undefined, chunkId: number): string[] {
+  const added = expansion?.added.get(chunkId);
+  if (!expansion || added === undefined) return [];
+  return [`of which expansion ${displayScore(added)} (${expansion.terms.map((t) => `${t.from}→${t.term}`).join(', ')} × ${expansion.weight})`];
 }
 
 function citation(hit: FtsCandidate): { cite?: string } {

@@ -131,6 +131,11 @@ function weigh(groups: TermGroup[], title: string, code: ReadonlySet<string>): v
   }
 }
 
+/** Longer than 200 characters, or spanning lines: an issue body, a commit message, a stack trace. */
+export function isLongQuery(input: string): boolean {
+  return input.length > SHORT_QUERY_CHARS || /\n/.test(input.trim());
+}
+
 /**
  * Parses user text into term groups. Never produces FTS syntax: only words made of letters,
  * digits, `_` and `$` come out, so no input can cause an FTS5 syntax error downstream.
@@ -142,7 +147,7 @@ function weigh(groups: TermGroup[], title: string, code: ReadonlySet<string>): v
 export function parseQuery(input: string, options: ParseOptions = {}): ParsedQuery {
   const bytes = Buffer.byteLength(input, 'utf8');
   if (bytes > MAX_QUERY_BYTES) throw new EngineError('QUERY_TOO_LONG', { bytes, limit: MAX_QUERY_BYTES });
-  const long = input.length > SHORT_QUERY_CHARS || /\n/.test(input.trim());
+  const long = isLongQuery(input);
   const understood = long && options.weighLong !== false ? understandQuery(input) : undefined;
   // a query that is all noise keeps its words rather than failing as empty
   const text = understood && /[\p{L}\p{N}]/u.test(understood.text) ? understood.text : input;

@@ -3,6 +3,7 @@
  * No I/O, no clock; see docs/DESIGN.md "Ranking".
  */
 import { stemOf, testSubject } from './relations.js';
+import { localeOrder } from '../core/text-order.js';
 
 export interface RankedChunk {
   readonly path: string;
@@ -17,7 +18,7 @@ export interface RankedChunk {
 const fmt = (x: number): string => String(Math.round(x * 100) / 100);
 
 /** Best first; ties by path, then line, so that an order never depends on the input's. */
-const byScore = (a: RankedChunk, b: RankedChunk): number => b.score - a.score || a.path.localeCompare(b.path) || a.startLine - b.startLine;
+const byScore = (a: RankedChunk, b: RankedChunk): number => b.score - a.score || localeOrder(a.path, b.path) || a.startLine - b.startLine;
 const because = (h: RankedChunk, ...reasons: string[]): readonly string[] => [...(h.why ?? []), ...reasons];
 
 /** FTS5's bm25() is "lower is better" and negative; scry's score is `-bm25`, so higher is better. */
@@ -274,5 +275,5 @@ export function aggregateFiles<T extends RankedChunk>(hits: readonly T[]): Array
     const support = (sorted[1]?.score ?? 0) + (sorted[2]?.score ?? 0);
     return { best: sorted[0]!, score: sorted[0]!.score + FILE_SUPPORT_WEIGHT * support, chunks: g.length };
   });
-  return out.sort((a, b) => b.score - a.score || a.best.path.localeCompare(b.best.path));
+  return out.sort((a, b) => b.score - a.score || localeOrder(a.best.path, b.best.path));
 }

@@ -107,6 +107,10 @@ export interface SearchMeta {
    * (chunks matching every term) or `rare` (chunks matching any of the rarest terms).
    */
   readonly plan: 'any' | 'all' | 'rare';
+  /** The query's kind (identifier, path, long, natural), which gates query expansion and the vector blend. */
+  readonly queryKind: 'identifier' | 'path' | 'long' | 'natural';
+  /** Query expansion (`search.ranking.expansion`, natural-language queries): each code token searched, the query word it came from, and the weight. */
+  readonly expansion?: { readonly weight: number; readonly terms: readonly { readonly term: string; readonly from: string }[] };
   readonly filesAggregated: boolean;
   readonly tookMs: number;
   /** Of `tookMs`, the time spent embedding the query (vector and hybrid mode). */

@@ -1,4 +1,5 @@
 import type { TermGroup } from './query-parse.js';
+import { localeOrder } from '../core/text-order.js';
 
 /** Knobs of query term selection; see docs/DESIGN.md "Query processing". */
 export interface SelectParams {
@@ -69,7 +70,7 @@ export function selectGroups(groups: readonly TermGroup[], dfOf: (word: string) 
       return false;
     });
   }
-  live.sort((a, b) => Number(b.g.required) - Number(a.g.required) || b.weight - a.weight || a.g.key.localeCompare(b.g.key));
+  live.sort((a, b) => Number(b.g.required) - Number(a.g.required) || b.weight - a.weight || localeOrder(a.g.key, b.g.key));
   for (const s of live.slice(params.maxGroups)) if (!s.g.required) dropped.push({ raw: s.g.raw, reason: 'over_limit' });
   const keptScored = live.filter((s, i) => i < params.maxGroups || s.g.required);
   return { kept: keptScored.map((s) => s.g), keptDf: keptScored.map((s) => s.df), dropped };

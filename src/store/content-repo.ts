@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { asBuffer } from './driver.js';
 
 /** File text stored once per content hash (identical files share one row). */
 export class ContentRepo {
@@ -14,13 +15,13 @@ export class ContentRepo {
   constructor(db: Db) {
     this.putStmt = db.prepare<[string, Buffer]>('INSERT INTO content(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO UPDATE SET body = excluded.body WHERE body IS NOT excluded.body');
     this.deleteStmt = db.prepare<[string]>('DELETE FROM content WHERE hash = ?');
-    this.textStmt = db.prepare<[string], { body: Buffer }>('SELECT body FROM content WHERE hash = ?');
-    this.bodiesStmt = db.prepare<[string], { hash: string; body: Buffer }>('SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value');
+    this.textStmt = db.prepare<[string], { body: Uint8Array }>('SELECT body FROM content WHERE hash = ?');
+    this.bodiesStmt = db.prepare<[string], { hash: string; body: Uint8Array }>('SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value');
     const containing = 'SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value WHERE CAST(c.body AS TEXT)';
-    this.bodiesLikeStmt = db.prepare<[string, string], { hash: string; body: Buffer }>(`${containing} LIKE ? ESCAPE '\\'`);
-    this.bodiesGlobStmt = db.prepare<[string, string], { hash: string; body: Buffer }>(`${containing} GLOB ?`);
+    this.bodiesLikeStmt = db.prepare<[string, string], { hash: string; body: Uint8Array }>(`${containing} LIKE ? ESCAPE '\\'`);
+    this.bodiesGlobStmt = db.prepare<[string, string], { hash: string; body: Uint8Array }>(`${containing} GLOB ?`);
     this.withBytesStmt = db.prepare<[string, Buffer], { hash: string }>('SELECT c.hash FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value WHERE instr(c.body, ?) > 0');
-    this.sliceStmt = db.prepare<[number, number, string], { text: Buffer }>('SELECT substr(body, ?, ?) AS text FROM content WHERE hash = ?');
+    this.sliceStmt = db.prepare<[number, number, string], { text: Uint8Array }>('SELECT substr(body, ?, ?) AS text FROM content WHERE hash = ?');
   }
 
   /**
@@ -38,19 +39,19 @@ export class ContentRepo {
   /** The whole stored text of a file. */
   text(hash: string): string | undefined {
     const row = this.textStmt.get(hash);
-    return row ? Buffer.from(row.body).toString('utf8') : undefined;
+    return row ? asBuffer(row.body).toString('utf8') : undefined;
   }
 
   /** UTF-8 text of bytes [startByte, endByte) of a stored file, read without loading the whole body. */
   slice(hash: string, startByte: number, endByte: number): string | undefined {
     const row = this.sliceStmt.get(startByte + 1, endByte - startByte, hash);
-    return row ? Buffer.from(row.text).toString('utf8') : undefined;
+    return row ? asBuffer(row.text).toString('utf8') : undefined;
   }
 
   /** Raw UTF-8 bodies of many files in one statement (for scanning); hashes not stored are absent. */
   bodies(hashes: readonly string[]): Map<string, Buffer> {
     const out = new Map<string, Buffer>();
-    for (const row of this.bodiesStmt.all(JSON.stringify(hashes))) out.set(row.hash, row.body);
+    for (const row of this.bodiesStmt.all(JSON.stringify(hashes))) out.set(row.hash, asBuffer(row.body));
     return out;
   }
 
@@ -69,7 +70,7 @@ export class ContentRepo {
     const rows = ignoreAsciiCase
       ? this.bodiesLikeStmt.all(JSON.stringify(hashes), `%${text.replace(/[\\%_]/g, '\\$&')}%`)
       : this.bodiesGlobStmt.all(JSON.stringify(hashes), `*${text.replace(/[*?[]/g, '[$&]')}*`);
-    for (const row of rows) out.set(row.hash, row.body);
+    for (const row of rows) out.set(row.hash, asBuffer(row.body));
     return out;
   }
 }

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { EngineError } from '../core/errors.js';
+import { openConnection, sqliteFailure, type Connection } from './driver.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 
-export type Db = Database.Database;
+export type Db = Connection;
 
 export interface OpenOptions {
   /** Create the file (and its directory) when missing. */
@@ -13,28 +13,23 @@ export interface OpenOptions {
   readonly busyTimeoutMs?: number;
 }
 
-const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_VTAB']);
-const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY']);
-
-/** Maps SQLite failures to catalogue errors; anything else is rethrown as is. */
+/** Maps SQLite failures to catalogue errors (a damaged file, a lock); anything else is returned as is. */
 export function translateSqliteError(err: unknown, db: string): unknown {
-  const raw = (err as { code?: unknown } | null)?.code;
-  // a DOMException (an AbortError, say) has a numeric code
-  const code = typeof raw === 'string' ? raw : '';
-  if (CORRUPT_CODES.has(code) || code.startsWith('SQLITE_CORRUPT')) return new EngineError('DB_CORRUPT', { db }, { cause: err });
-  if (BUSY_CODES.has(code) || code.startsWith('SQLITE_BUSY')) return new EngineError('DB_LOCKED', { db }, { cause: err });
+  const failure = sqliteFailure(err);
+  if (failure === 'corrupt') return new EngineError('DB_CORRUPT', { db }, { cause: err });
+  if (failure === 'busy') return new EngineError('DB_LOCKED', { db }, { cause: err });
   return err;
 }
 
 function migrate(db: Db, path: string): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const current = db.pragma('user_version') as number;
   if (current > SCHEMA_VERSION) throw new EngineError('DB_TOO_NEW', { db: path, found: current, supported: SCHEMA_VERSION });
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
     db.transaction(() => {
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
-    }).immediate();
+    }, 'immediate');
   }
 }
 
@@ -47,8 +42,7 @@ export function openDatabase(path: string, options: OpenOptions): Db {
   if (options.create) mkdirSync(dirname(path), { recursive: true });
   let db: Db | undefined;
   try {
-    db = new Database(path, { fileMustExist: !options.create });
-    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    db = openConnection(path, { busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { asBuffer } from './driver.js';
 
 /** A chunk text that has no vector for a model yet: what the embedding pass reads and embeds. */
 export interface PendingChunk {
@@ -33,10 +34,10 @@ export class EmbeddingRepo {
     );
     this.pendingCountStmt = db.prepare<[string], { n: number }>(`SELECT count(DISTINCT c.hash) AS n ${missing}`);
     this.putStmt = db.prepare<[string, string, Buffer]>('INSERT OR REPLACE INTO embeddings(model, chunk_hash, vector) VALUES (?, ?, ?)');
-    this.getStmt = db.prepare<[string, string], { vector: Buffer }>('SELECT vector FROM embeddings WHERE model = ? AND chunk_hash = ?');
+    this.getStmt = db.prepare<[string, string], { vector: Uint8Array }>('SELECT vector FROM embeddings WHERE model = ? AND chunk_hash = ?');
     this.orphansStmt = db.prepare<[]>('DELETE FROM embeddings WHERE chunk_hash NOT IN (SELECT hash FROM chunks)');
     this.otherModelsStmt = db.prepare<[string]>('DELETE FROM embeddings WHERE model <> ?');
-    this.chunkVectorsStmt = db.prepare<[string, number], { id: number; hash: string; vector: Buffer }>(
+    this.chunkVectorsStmt = db.prepare<[string, number], { id: number; hash: string; vector: Uint8Array }>(
       'SELECT c.id AS id, c.hash AS hash, e.vector AS vector FROM chunks c JOIN embeddings e ON e.model = ? AND e.chunk_hash = c.hash WHERE c.id > ? ORDER BY c.id',
     );
     this.chunkIdsStmt = db.prepare<[], { id: number; hash: string }>('SELECT id, hash FROM chunks');
@@ -61,7 +62,8 @@ export class EmbeddingRepo {
   }
 
   get(model: string, chunkHash: string): Buffer | undefined {
-    return this.getStmt.get(model, chunkHash)?.vector;
+    const row = this.getStmt.get(model, chunkHash);
+    return row ? asBuffer(row.vector) : undefined;
   }
 
   /** Chunks of the index that have a vector for `model`. */
@@ -80,8 +82,8 @@ export class EmbeddingRepo {
   }
 
   /** (chunk id, hash, vector) of every chunk with a vector for `model` and an id above `afterId`, by id. */
-  chunkVectors(model: string, afterId = 0): IterableIterator<{ id: number; hash: string; vector: Buffer }> {
-    return this.chunkVectorsStmt.iterate(model, afterId);
+  *chunkVectors(model: string, afterId = 0): IterableIterator<{ id: number; hash: string; vector: Buffer }> {
+    for (const row of this.chunkVectorsStmt.iterate(model, afterId)) yield { id: row.id, hash: row.hash, vector: asBuffer(row.vector) };
   }
 
   /** Every chunk's id and content hash. */

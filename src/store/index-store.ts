@@ -57,7 +57,7 @@ export class IndexStore {
   /** Runs `fn` in one IMMEDIATE transaction: all of it lands, or none. */
   transaction<T>(fn: () => T): T {
     try {
-      return this.db.transaction(fn).immediate();
+      return this.db.transaction(fn, 'immediate');
     } catch (err) {
       throw translateSqliteError(err, this.path);
     } finally {
@@ -108,7 +108,7 @@ export class IndexStore {
   /** BEGIN (deferred: it stays a reader), `fn`, COMMIT; ROLLBACK when `fn` fails. */
   private inReadTransaction<T>(fn: () => T | Promise<T>): T | Promise<T> {
     const end = (sql: 'COMMIT' | 'ROLLBACK'): void => {
-      if (this.db.open && this.db.inTransaction) this.db.exec(sql);
+      if (this.db.isOpen && this.db.inTransaction) this.db.exec(sql);
     };
     const fail = (err: unknown): never => {
       end('ROLLBACK');
@@ -164,15 +164,15 @@ export class IndexStore {
 
   /** `PRAGMA user_version`: the last migration applied. */
   schemaVersion(): number {
-    return this.db.pragma('user_version', { simple: true }) as number;
+    return this.db.pragma('user_version') as number;
   }
 
   integrityCheck(): string {
-    return this.db.pragma('integrity_check', { simple: true }) as string;
+    return this.db.pragma('integrity_check') as string;
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.db.isOpen) this.db.close();
   }
 
   /**
@@ -182,7 +182,7 @@ export class IndexStore {
    */
   seal(): void {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
-    const mode = this.db.pragma('journal_mode = DELETE', { simple: true });
+    const mode = this.db.pragma('journal_mode = DELETE');
     if (mode !== 'delete') throw new EngineError('DB_OPEN_FAILED', { db: this.path, reason: `cannot leave WAL mode (${String(mode)})` });
     this.db.close();
   }

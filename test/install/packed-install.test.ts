@@ -4,12 +4,12 @@
  * by an MCP client from another directory, through the `scry` the install put on PATH; then a
  * consumer project type-checks (`strict`, `skipLibCheck: false`) against the tarball's declarations.
  *
- * Slow by nature (npm installs the dependencies and compiles better-sqlite3: 1–3 minutes), so it
+ * Slow by nature (npm installs the dependencies: about a minute; nothing is compiled), so it
  * lives in its own lane: `npm run test:install`. Packages come from the registry through the
  * ordinary npm cache (`npm_config_cache`, default ~/.npm), so a second run downloads nothing.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +63,9 @@ describe('the packed tarball, installed globally into a temporary prefix', () =>
   it('ships a LICENSE, the CLI and the declarations, and no model runtime (an explicit opt-in)', () => {
     for (const f of ['LICENSE', 'README.md', 'bin/scry.js', 'dist/index.js', 'dist/index.d.ts', 'dist/tools/index.d.ts']) expect(existsSync(join(installed, f)), f).toBe(true);
     const deps = readdirSync(join(installed, 'node_modules'));
-    expect(deps).toContain('better-sqlite3');
+    // the SQLite binding and its prebuilt binary for this platform, from the npm package itself
+    expect(existsSync(join(installed, 'node_modules', '@photostructure', 'sqlite', 'prebuilds', `${process.platform}-${process.arch}`)), 'sqlite prebuilds').toBe(true);
+    expect(deps).not.toContain('better-sqlite3');
     expect(deps).not.toContain('onnxruntime-node');
     expect(deps).not.toContain('@energetic-ai');
     expect(existsSync(join(prefix, 'lib', 'node_modules', 'onnxruntime-node'))).toBe(false);
@@ -105,8 +107,10 @@ describe('a consumer project type-checks against the tarball (strict, skipLibChe
     const consumer = join(t.dir, 'consumer');
     mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    // types need no native build: skip install scripts (better-sqlite3's compile) here
-    npm(['install', '--ignore-scripts', tarball], consumer);
+    // types need no native binary: skip install scripts here. A TypeScript project on Node brings
+    // its own @types/node (`types: ['node']` below); scry's dependencies no longer pull it in.
+    const typesNode = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['@types/node']!;
+    npm(['install', '--ignore-scripts', tarball, `@types/node@${typesNode}`], consumer);
     const tsconfig = { compilerOptions: { strict: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: ['node'] }, files: ['index.ts'] };
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(tsconfig));
     writeFileSync(

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('bad input: clear errors with stable codes, nothing lost', () => {
     engine.close();
     engine = await createEngine({ root, env: isolatedEnv(t.dir), config: { lockTimeoutMs: 0 } });
     writeFileSync(join(root, 'new.ts'), 'export const fresh = 1;\n');
-    const holder = new Database(engine.dbPath);
+    const holder = openConnection(engine.dbPath);
     holder.exec('BEGIN EXCLUSIVE');
     const store = (await import('../../src/store/index-store.js')).IndexStore;
     const s = store.open(engine.dbPath, { create: false, busyTimeoutMs: 20 });
@@ -92,7 +92,7 @@ describe('bad input: clear errors with stable codes, nothing lost', () => {
   it('a database from a newer scry: DB_TOO_NEW, file untouched', async () => {
     await engine.index();
     engine.close();
-    const raw = new Database(engine.dbPath);
+    const raw = openConnection(engine.dbPath);
     raw.pragma('user_version = 999');
     raw.close();
     engine = await createEngine({ root, env: isolatedEnv(t.dir) });
@@ -204,7 +204,7 @@ describe('bad input: pathological code files index without error and stay search
     expect(warnings.some((w) => /typescript: chunked by line windows \(parse_error\)/.test(w))).toBe(true);
     // per file: the parser that chunked it, every chunk within the clamp, every line covered
     engine.close();
-    const db = new Database(engine.dbPath, { readonly: true });
+    const db = openConnection(engine.dbPath, { readonly: true });
     const files = db.prepare<[], { id: number; path: string; parser: string; fallback: string | null; line_count: number }>("SELECT id, path, parser, fallback, line_count FROM files WHERE path LIKE 'bad/%' ORDER BY path").all();
     expect(Object.fromEntries(files.map((f) => [f.path, `${f.parser}${f.fallback ? `/${f.fallback}` : ''}`]))).toEqual({
       'bad/Counter.vue': 'tree-sitter',

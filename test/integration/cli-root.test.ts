@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -31,7 +31,7 @@ async function fingerprint(): Promise<{ files: number; chunks: number; root: str
   const status = await runCli(['status', '--db', db, '--json'], { cwd: root });
   expect(status.code, status.stderr).toBe(0);
   const s = JSON.parse(status.stdout) as { root: string; files: number; chunks: number };
-  const conn = new Database(db, { readonly: true });
+  const conn = openConnection(db, { readonly: true });
   try {
     const rows = conn.prepare('SELECT * FROM files ORDER BY path').all();
     const meta = conn.prepare("SELECT value FROM meta WHERE key = 'root'").get();

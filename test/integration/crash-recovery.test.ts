@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openConnection, type Connection } from '../../src/store/driver.js';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ describe('kill -9 in the middle of a pass', () => {
     backdate(root, writeGeneration(root, 'Beta'), 1200);
     const started = Date.now();
     const child = startCli(['index', root, '--db', db], { cwd: t.dir, env });
-    const reader = new Database(db, { readonly: true });
+    const reader = openConnection(db, { readonly: true });
     let done = 0;
     for (;;) {
       done = (reader.prepare('SELECT count(*) AS n FROM files WHERE indexed_at_ms >= ?').get(started) as { n: number }).n;
@@ -61,8 +61,8 @@ describe('kill -9 in the middle of a pass', () => {
     expect(done).toBeLessThan(FILES);
     expect(existsSync(`${db}.lock`)).toBe(true); // the dead writer's lock is left behind
 
-    const check = new Database(db);
-    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    const check = openConnection(db);
+    expect(check.pragma('integrity_check')).toBe('ok');
     check.exec("INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')");
     check.close();
 
@@ -84,7 +84,7 @@ describe('kill -9 in the middle of a pass', () => {
 
 /** Rows of the files table and the stored root: equal means the index is the one it was. */
 function indexDigest(db: string): string {
-  const conn = new Database(db, { readonly: true });
+  const conn = openConnection(db, { readonly: true });
   try {
     const rows = conn.prepare('SELECT * FROM files ORDER BY path').all();
     const meta = conn.prepare("SELECT key, value FROM meta WHERE key IN ('root', 'last_pass_at', 'file_count', 'chunk_count') ORDER BY key").all();
@@ -97,9 +97,9 @@ function indexDigest(db: string): string {
 /** Files the child's rebuild has written into its new database so far (0 while it is being created). */
 function rebuilt(path: string): number {
   if (!existsSync(path)) return -1;
-  let conn: Database.Database | undefined;
+  let conn: Connection | undefined;
   try {
-    conn = new Database(path, { readonly: true, fileMustExist: true });
+    conn = openConnection(path, { readonly: true });
     return (conn.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
   } catch {
     return 0; // not yet migrated, or locked for a moment
@@ -150,8 +150,8 @@ describe('kill -9 in the middle of a --rebuild (issue 16, defect 5)', () => {
 
       expect(statSync(db).ino).toBe(inode);
       expect(indexDigest(db)).toBe(before);
-      const check = new Database(db);
-      expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+      const check = openConnection(db);
+      expect(check.pragma('integrity_check')).toBe('ok');
       check.close();
       const after = await createEngine({ db, env });
       expect((await after.search('computeBeta', { limit: 5 })).results).toHaveLength(0);
@@ -173,9 +173,9 @@ describe('kill -9 in the middle of a --rebuild (issue 16, defect 5)', () => {
     expect((await reader.search('marker_Beta_2499')).results[0]?.path).toBe('pkg19/module_2499.ts');
     expect(reader.status().files).toBe(FILES);
     reader.close();
-    const check = new Database(db);
-    expect(check.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    const check = openConnection(db);
+    expect(check.pragma('journal_mode')).toBe('wal');
+    expect(check.pragma('integrity_check')).toBe('ok');
     check.close();
   }, 240_000);
 });

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -96,7 +96,7 @@ describe('engine: index, search, status', () => {
   it('re-chunks every file when the stored feature version differs', async () => {
     await engine.index();
     engine.close();
-    const raw = new Database(engine.dbPath);
+    const raw = openConnection(engine.dbPath);
     raw.exec('UPDATE files SET feature_version = 0');
     raw.close();
     const again = await createEngine({ root, env: isolatedEnv(t.dir) });

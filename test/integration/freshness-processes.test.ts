@@ -3,7 +3,7 @@
  * sharing one SQLite index. kill -9 of the writer mid-pass, then a new writer; one writer, several
  * readers and a CLI index at once, with no error surfaced anywhere and the right final state.
  */
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -63,7 +63,7 @@ describe('freshness across processes', () => {
     const started = Date.now();
     const child = startCli(['watch', root, '--db', db], { cwd: t.dir, env });
     children.push(child);
-    const reader = new Database(db, { readonly: true });
+    const reader = openConnection(db, { readonly: true });
     let done = 0;
     for (;;) {
       done = (reader.prepare('SELECT count(*) AS n FROM files WHERE indexed_at_ms >= ?').get(started) as { n: number }).n;
@@ -82,8 +82,8 @@ describe('freshness across processes', () => {
     try {
       expect(watch.role).toBe('writer'); // the dead writer's lock was recovered at once
       await watch.idle();
-      const check = new Database(db, { readonly: true });
-      expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+      const check = openConnection(db, { readonly: true });
+      expect(check.pragma('integrity_check')).toBe('ok');
       check.close();
       let beta = 0;
       for (let d = 0; d < 40; d++) beta += (await after.search('markerBeta', { limit: 1000, files: true, path: `pkg${d}/` })).results.length;
@@ -131,8 +131,8 @@ describe('freshness across processes', () => {
         expect(r.queries).toBeGreaterThan(0);
       }
       expect(engine.freshness()).toMatchObject({ role: 'none', writer: { role: 'watch' } });
-      const check = new Database(db, { readonly: true });
-      expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+      const check = openConnection(db, { readonly: true });
+      expect(check.pragma('integrity_check')).toBe('ok');
       check.close();
     } finally {
       engine.close();

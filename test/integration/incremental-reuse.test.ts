@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { copyFileSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ const EXTRA: Record<string, string> = {
 
 /** Every row of an index that a search, a symbol lookup or an outline reads, with ids replaced by paths and ordinals. */
 function dumpIndex(dbPath: string): Record<string, unknown[]> {
-  const db = new Database(dbPath);
+  const db = openConnection(dbPath);
   try {
     db.exec("CREATE VIRTUAL TABLE temp.fts_instances USING fts5vocab(main, chunks_fts, 'instance')");
     const q = (sql: string): unknown[] => db.prepare(sql).raw().all();
@@ -111,7 +111,7 @@ describe('incremental passes that reuse what the index holds', () => {
     writeTree(root, files);
     backdate(root, Object.keys(files));
     expect(await engine.index()).toMatchObject({ filesIndexed: 50 });
-    const chunkRows = (): unknown[] => new Database(db(), { readonly: true }).prepare('SELECT id, file_id, hash FROM chunks ORDER BY id').raw().all();
+    const chunkRows = (): unknown[] => openConnection(db(), { readonly: true }).prepare('SELECT id, file_id, hash FROM chunks ORDER BY id').raw().all();
     const before = chunkRows();
     backdate(root, Object.keys(files), 600);
     const report = await engine.index();
@@ -162,7 +162,7 @@ describe('incremental passes that reuse what the index holds', () => {
 
   it('a stored file written before chunks recorded the names they define is parsed instead of copied, with the same result; a newer copy is preferred', async () => {
     engine.close();
-    const raw = new Database(db());
+    const raw = openConnection(db());
     raw.exec("UPDATE chunks SET defines = NULL WHERE file_id = (SELECT id FROM files WHERE path = 'src/util/strings.ts')");
     raw.close();
     engine = await createEngine({ root, db: db(), env: isolatedEnv(t.dir) });
@@ -172,7 +172,7 @@ describe('incremental passes that reuse what the index holds', () => {
     expect(dumpIndex(db())).toEqual((await freshIndex('fresh', [])).rows);
     // with a copy written since, that one is copied from, though the old one comes first by id
     engine.close();
-    const again = new Database(db());
+    const again = openConnection(db());
     again.exec("UPDATE chunks SET defines = NULL WHERE file_id = (SELECT id FROM files WHERE path = 'docs/tagged.md')");
     again.close();
     engine = await createEngine({ root, db: db(), env: isolatedEnv(t.dir) });
@@ -191,7 +191,7 @@ describe('incremental passes that reuse what the index holds', () => {
     engine.close();
     const parsedDb = join(t.dir, 'parsed.db');
     copyFileSync(db(), parsedDb);
-    const raw = new Database(parsedDb);
+    const raw = openConnection(parsedDb);
     raw.exec("UPDATE chunks SET defines = NULL WHERE file_id IN (SELECT id FROM files WHERE path IN ('src/util/strings.ts', 'docs/tagged.md'))");
     raw.close();
     renameSync(join(root, 'src/util/strings.ts'), join(root, 'src/strings.ts'));

@@ -4,7 +4,7 @@
  * INDEX_FEATURE_VERSION (3) is re-chunked. Real passes over a real SQLite index: the parse guard
  * gets a fake clock (never real time).
  */
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger, type Clock } from '../../src/core/logger.js';
@@ -54,7 +54,7 @@ async function pass(parseClock?: Clock, warnings: string[] = []): Promise<IndexR
 }
 
 function rows(): { files: Row[]; symbols: number; chunks: Array<{ path: string; kind: string }> } {
-  const db = new Database(dbPath, { readonly: true });
+  const db = openConnection(dbPath, { readonly: true });
   try {
     return {
       files: db.prepare('SELECT path, parser, fallback, feature_version FROM files ORDER BY path').all() as Row[],
@@ -96,7 +96,7 @@ describe('parse retry', () => {
 
   it('a file over the work budget is not retried: that decision is the file\'s own', async () => {
     await pass();
-    const db = new Database(dbPath);
+    const db = openConnection(dbPath);
     // what a parse_budget fallback looks like once written: the current version, so left alone
     db.prepare("UPDATE files SET parser = 'window', fallback = 'parse_budget' WHERE path = 'src/shapes.ts'").run();
     db.close();
@@ -108,7 +108,7 @@ describe('parse retry', () => {
     expect(INDEX_FEATURE_VERSION).toBeGreaterThan(3);
     await pass();
     const current = rows();
-    const db = new Database(dbPath);
+    const db = openConnection(dbPath);
     // an index as version 3 left it: rows of version 3, and one stale chunk kind to be replaced
     db.exec("UPDATE files SET feature_version = 3; UPDATE meta SET value = '3' WHERE key = 'feature_version'; UPDATE chunks SET kind = 'stale'");
     db.close();

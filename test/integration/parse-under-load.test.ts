@@ -8,7 +8,7 @@
  * (10 min): it is not what this test is about, and a whole suite running beside the hogs must
  * not make it fire.
  */
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -40,7 +40,7 @@ const CORPUS: Record<string, string> = {
 
 /** A digest per file of everything the parse decides: parser, fallback, version, chunks, symbols. */
 function digestRows(dbPath: string): Record<string, string> {
-  const db = new Database(dbPath, { readonly: true });
+  const db = openConnection(dbPath, { readonly: true });
   try {
     const files = db.prepare('SELECT id, path, parser, fallback, feature_version FROM files ORDER BY path').all() as Array<{ id: number; path: string; parser: string; fallback: string | null; feature_version: number }>;
     const chunks = db.prepare('SELECT kind, start_line, end_line, start_byte, end_byte, hash, symbol, container FROM chunks WHERE file_id = ? ORDER BY ordinal').raw();

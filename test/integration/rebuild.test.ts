@@ -1,5 +1,5 @@
 /** Issue 16, defect 5, in-process: a rebuild that fails or is aborted leaves the live index as it was. */
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ describe('engine.index({ rebuild: true })', () => {
   let db: string;
   let engine: Engine;
   const files = (): string => {
-    const conn = new Database(db, { readonly: true });
+    const conn = openConnection(db, { readonly: true });
     try {
       return JSON.stringify(conn.prepare('SELECT * FROM files ORDER BY path').all());
     } finally {

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { asBuffer, openConnection } from '../../src/store/driver.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,13 +10,14 @@ import { isolatedEnv, tempDir } from '../helpers/temp.js';
 
 /** Every text value of every row of every table of the database (FTS shadow tables included). */
 function dumpDatabase(path: string): string {
-  const db = new Database(path, { readonly: true });
+  // FTS5's shadow tables hold integers beyond 2^53
+  const db = openConnection(path, { readonly: true, bigInts: true });
   try {
     const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all();
     const out: string[] = [];
     for (const { name } of tables) {
       for (const row of db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][]) {
-        for (const v of row) if (typeof v === 'string' || Buffer.isBuffer(v)) out.push(Buffer.isBuffer(v) ? v.toString('utf8') : v);
+        for (const v of row) if (typeof v === 'string' || v instanceof Uint8Array) out.push(typeof v === 'string' ? v : asBuffer(v).toString('utf8'));
       }
     }
     return out.join('\n');
@@ -81,7 +82,7 @@ describe('token literals are redacted in what is stored and served', () => {
     await engine.index();
     engine.close();
     // what an older build stored: the raw text under the same content hash, an older feature version
-    const raw = new Database(engine.dbPath);
+    const raw = openConnection(engine.dbPath);
     raw.prepare("UPDATE content SET body = ? WHERE hash = (SELECT hash FROM files WHERE path = 'src/registry.ts')").run(Buffer.from(source));
     raw.exec('UPDATE files SET feature_version = 3');
     raw.close();

@@ -9,7 +9,7 @@
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { isolatedEnv, tempDir } from '../helpers/temp.js';
@@ -68,7 +68,7 @@ describe('references: stored identifier uses against the golden of query-time pa
     const before = await createEngine({ root, db, env: isolatedEnv(t.dir) });
     const lackingBefore = (await before.related('service.ts')).withoutUses ?? 0;
     before.close();
-    const raw = new Database(db);
+    const raw = openConnection(db);
     raw.prepare("DELETE FROM name_uses WHERE file_id IN (SELECT id FROM files WHERE path IN ('service.ts', 'inventory.py', 'server.go'))").run();
     raw.close();
     const engine = await createEngine({ root, db, env: isolatedEnv(t.dir) });

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,9 +85,9 @@ describe('a rename pass interrupted after its first batch', () => {
       const interrupted = engine.index({ signal: abort.signal, onProgress: (p) => p.phase === 'index' && p.filesDone > 500 && abort.abort() });
       await expect(interrupted).rejects.toThrow();
 
-      const raw = new Database(db, { readonly: true });
+      const raw = openConnection(db, { readonly: true });
       try {
-        expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(raw.pragma('integrity_check')).toBe('ok');
         const count = (sql: string): number => (raw.prepare(sql).get() as { n: number }).n;
         expect(count("SELECT count(*) AS n FROM files WHERE path LIKE 'pkg/%'")).toBe(COUNT);
         expect(count("SELECT count(*) AS n FROM files WHERE path LIKE 'lib/pkg/%'")).toBe(500);

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ describe('scoped passes and directories', () => {
 
   const paths = async (): Promise<string[]> => (await engine.listFiles()).files.map((f) => f.path);
   const skipRecords = (): string[] => {
-    const db = new Database(engine.dbPath, { readonly: true });
+    const db = openConnection(engine.dbPath, { readonly: true });
     try {
       return db.prepare<[], { path: string }>('SELECT path FROM skipped ORDER BY path').all().map((r) => r.path);
     } finally {

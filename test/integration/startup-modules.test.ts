@@ -23,10 +23,31 @@ export async function load(url, context, next) {
 const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`)}`;
 const UNBUNDLED = `const { main } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'cli', 'main.js')).href)}); process.exitCode = await main(process.argv);`;
 
-/** Packages that `scry search` must never load: parsing, models, MCP, tokenizers, YAML, progress bars, zod (no config file here). */
-const HEAVY_PACKAGES = ['web-tree-sitter', '@huggingface/tokenizers', 'onnxruntime-node', '@energetic-ai', '@modelcontextprotocol/sdk', 'ajv', 'hono', 'gpt-tokenizer', 'yaml', 'cli-progress', 'zod'];
+/**
+ * Packages that `scry search` must never load: parsing, models, MCP, tokenizers, YAML, progress bars,
+ * zod (no config file here), the language-server client (JSON-RPC, node:net: only when a server starts)
+ * and the TypeScript compiler (diagnostics).
+ */
+const HEAVY_PACKAGES = [
+  'web-tree-sitter', '@huggingface/tokenizers', 'onnxruntime-node', '@energetic-ai', '@modelcontextprotocol/sdk', 'ajv', 'hono', 'gpt-tokenizer', 'yaml', 'cli-progress', 'zod',
+  'vscode-languageserver-protocol', 'vscode-jsonrpc', 'vscode-languageserver-types', 'typescript',
+];
 /** Folders of dist/ that `scry search` must never load from: the MCP server, the agent tools, rerankers. */
 const HEAVY_FOLDERS = ['mcp', 'tools', 'rerank'];
+/**
+ * Modules of src/ that the bundled `scry search` must not load (dist/cli/bundle-inputs.json names
+ * each chunk's modules): the surfaces other than the CLI, rerankers, task context, watching, the
+ * indexing pass and its parsers and walker, secret scanning, file reads and edits, text search,
+ * collections. A module listed here that the search chunks hold means a static import brought it in.
+ */
+const NOT_IN_SEARCH = [
+  'src/mcp/', 'src/tools/', 'src/agent/', 'src/rerank/', 'src/context/', 'src/watch/', 'src/eval/',
+  'src/indexer/index-pass', 'src/indexer/prepare', 'src/parse/ast-chunker', 'src/parse/code-parser', 'src/parse/chunker', 'src/parse/markdown-chunker',
+  'src/discover/walk', 'src/discover/secret', 'src/discover/ignore', 'src/workspace/change', 'src/workspace/files', 'src/workspace/unified-diff',
+  'src/freshness/keeper', 'src/search/text-search', 'src/engine/context-builder', 'src/engine/collections', 'src/cli/collection-search',
+];
+/** Packages the bundle inlines that `scry search` must not load: text diffs (edits), gitignore rules (the walker), zod, the MCP SDK. */
+const NOT_INLINED_IN_SEARCH = ['diff', 'ignore', 'zod', '@modelcontextprotocol/sdk', 'yaml', 'cli-progress'];
 /** Modules of dist/ that hold the indexing pass and the parsers (the chunkers, the worker pool). */
 const HEAVY_MODULES = ['indexer/index-pass.js', 'indexer/prepare-pool.js', 'indexer/prepare-worker.js', 'indexer/prepare.js', 'parse/ast-chunker.js', 'parse/code-parser.js', 'parse/chunker.js', 'parse/markdown-chunker.js'];
 
@@ -73,7 +94,7 @@ describe('modules loaded at start-up', () => {
     expect(dist).toContain('cli/commands/search-command.js'); // the trace sees what it should
     expect(dist.filter((m) => HEAVY_FOLDERS.includes(m.split('/')[0]!) || HEAVY_MODULES.includes(m))).toEqual([]);
     expect(heavyPackages(urls)).toEqual([]);
-    expect(urls.some((u) => packageOf(u) === 'better-sqlite3')).toBe(true);
+    expect(urls.some((u) => packageOf(u) === '@photostructure/sqlite')).toBe(true);
   });
 
   it('the bundled CLI: --help reads the entry and small shared chunks only, search no heavy package', () => {
@@ -87,6 +108,18 @@ describe('modules loaded at start-up', () => {
     const search = bundled('search', 'openDatabase', '--db', db);
     expect(search.some((u) => u.includes('/dist/cli/chunks/'))).toBe(true);
     expect(heavyPackages(search)).toEqual([]);
+  });
+
+  it('the bundled scry search loads no module of the indexing pass, edits, context, watching or collections', () => {
+    const manifest = JSON.parse(readFileSync(join(REPO, 'dist', 'cli', 'bundle-inputs.json'), 'utf8')) as Record<string, string[]>;
+    const cli = join(REPO, 'dist', 'cli') + '/';
+    const loaded = bundled('search', 'openDatabase', '--db', db).filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)).filter((f) => f.startsWith(cli));
+    const modules = loaded.flatMap((f) => manifest[f.slice(cli.length)] ?? [`missing from the manifest: ${f}`]);
+    expect(modules).toContain('src/engine/engine.ts'); // the manifest names what the trace saw
+    expect(modules).toContain('src/search/lexical-search.ts');
+    expect(modules.filter((m) => NOT_IN_SEARCH.some((p) => m.startsWith(p)) || NOT_INLINED_IN_SEARCH.includes(m))).toEqual([]);
+    // the index.ts barrel is flattened for the bundle: a command's chunks hold what it imports, not the whole library
+    expect(modules.filter((m) => m.startsWith('src/')).length).toBeLessThan(150);
   });
 
   it('the trace is real: a first scry index loads the parser runtime', () => {

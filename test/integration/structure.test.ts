@@ -3,7 +3,7 @@
  * symbol lookup, references, outlines and status through the engine and the CLI; and the upgrade
  * of an index written before structure existed (schema 3).
  */
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/driver.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
@@ -207,7 +207,7 @@ describe('upgrading an index written before structure (schema 3)', () => {
       const root = join(t.dir, 'repo');
       writeTree(root, { 'src/a.ts': 'export function alpha(): number {\n  return 1;\n}\n' });
       const db = join(t.dir, 'old.db');
-      const raw = new Database(db);
+      const raw = openConnection(db);
       for (const m of [migration001, migration002, migration003]) raw.exec(m.sql);
       raw.pragma('user_version = 3');
       raw.prepare("INSERT INTO files(path, language, content_type, size, mtime_ms, hash, encoding, line_count, feature_version, indexed_at_ms) VALUES ('src/a.ts', 'typescript', 'code', 1, 1, 'h', 'utf-8', 3, 2, 1)").run();

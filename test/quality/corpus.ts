@@ -19,6 +19,8 @@ export interface CorpusPackage {
 /**
  * The pinned packages and what each contributes. better-sqlite3 publishes no docs/ folder, so its
  * README stands in for its API docs; every README listed is indexed as markdown documentation.
+ * better-sqlite3 and node-gyp are dev dependencies for this corpus only: scry runs neither
+ * (better-sqlite3's install script is off in package.json `allowScripts`, so nothing compiles).
  */
 export const CORPUS_PACKAGES: readonly CorpusPackage[] = [
   { name: 'dependency-cruiser', paths: ['src', 'README.md'] },

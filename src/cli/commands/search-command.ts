@@ -3,8 +3,7 @@ import { formatSearch } from '../format.js';
 import type { CliIO } from '../io.js';
 import { openEngine } from '../open-engine.js';
 import { ensureIndexed } from '../ensure-index.js';
-import { parseIntFlag } from '../flags.js';
-import { searchCollectionsCommand, wantsCollections } from '../collection-search.js';
+import { parseIntFlag, wantsCollections } from '../flags.js';
 
 export interface SearchFlags {
   db?: string;
@@ -53,6 +52,8 @@ export async function searchCommand(io: CliIO, query: string | undefined, flags:
   const color = (flags.color ?? true) && (io.color ?? terminalPreferences().color) && io.stdoutIsTTY;
   const target = { names: flags.collection, all: flags.all, dir: flags.root, db: flags.db };
   if (wantsCollections(target)) {
+    // the collections' code (registry, merged ranking) loads only when asked for
+    const { searchCollectionsCommand } = await import('../collection-search.js');
     return searchCollectionsCommand(io, text, target, { limit, files: flags.files, rerank: flags.rerank, explain: flags.explain, mode, ...filters }, flags.json, color);
   }
   const engine = await openEngine(io, { dir: flags.root, db: flags.db, orCwd: true });

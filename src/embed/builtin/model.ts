@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { EngineError } from '../../core/errors.js';
 import { decodeWeights, MODEL_FORMAT, MODEL_FORMAT_VERSION } from './format.js';
 import type { Features, RowCache } from './tokenize.js';
-import { featurize, TOKENIZER_VERSION } from './tokenize.js';
+import { featurize, TOKENIZER_VERSION, TOKENIZER_VERSIONS, usesSubwords } from './tokenize.js';
 
 export const BUILTIN_MODEL_NAME = 'scry-code-nbow';
 
@@ -70,7 +70,7 @@ async function readVerified(dir: string): Promise<{ manifest: BuiltinManifest; w
   }
   if (typeof manifest !== 'object' || manifest === null || typeof manifest.files !== 'object' || manifest.files === null) throw invalid('manifest.json lists no files');
   if (manifest.format !== MODEL_FORMAT || manifest.formatVersion !== MODEL_FORMAT_VERSION) throw invalid(`format ${manifest.format} v${manifest.formatVersion}; expected ${MODEL_FORMAT} v${MODEL_FORMAT_VERSION}`);
-  if (manifest.tokenizer !== TOKENIZER_VERSION) throw invalid(`tokenizer ${manifest.tokenizer}; this scry tokenises as ${TOKENIZER_VERSION}`);
+  if (!TOKENIZER_VERSIONS.includes(manifest.tokenizer)) throw invalid(`tokenizer ${manifest.tokenizer}; this scry tokenises as ${TOKENIZER_VERSIONS.join(' or ')} (newest ${TOKENIZER_VERSION})`);
   const { dimensions, vocabSize, hashBuckets } = manifest;
   if (![dimensions, vocabSize, hashBuckets].every((n) => Number.isInteger(n) && n >= 0) || dimensions < 1) throw invalid('bad shapes in manifest.json');
   const [weightBytes, vocabBytes] = await Promise.all([read(WEIGHTS), read(VOCAB)]);
@@ -100,13 +100,14 @@ export async function loadBuiltinModel(dir: string = defaultBuiltinModelDir()): 
   }
   // Identifiers repeat across chunks: each maps to its rows once while the cache lasts (cleared when full).
   const cache: RowCache = new Map();
+  const subwords = usesSubwords(manifest.tokenizer);
   return {
     name: BUILTIN_MODEL_NAME,
     dimensions: dims,
     version: manifest.files[WEIGHTS]!.slice(0, 16),
     embed(text, purpose) {
       if (cache.size > TOKEN_CACHE_LIMIT) cache.clear();
-      return pool(featurize(text, vocab, hashBuckets, cache), purpose === 'query' ? w.queryWeights : w.codeWeights, table, dims);
+      return pool(featurize(text, vocab, hashBuckets, { cache, subwords }), purpose === 'query' ? w.queryWeights : w.codeWeights, table, dims);
     },
   };
 }

@@ -10,8 +10,16 @@
  */
 import { IDENTIFIER_RE, splitIdentifier } from '../../core/code-tokens.js';
 
-/** Recorded in the model manifest; a model trained with another version is refused. */
-export const TOKENIZER_VERSION = 'scry-code-tokens-1';
+/**
+ * Recorded in the model manifest; a model trained with another version is refused. Version 2 adds
+ * character trigrams for out-of-vocabulary identifier parts (`subwords`); version 1 (models up to
+ * v3) maps each unseen token to one hash bucket, and is still read.
+ */
+export const TOKENIZER_VERSION = 'scry-code-tokens-2';
+export const TOKENIZER_VERSIONS: readonly string[] = ['scry-code-tokens-1', TOKENIZER_VERSION];
+
+/** Whether a tokenizer version gives out-of-vocabulary parts their character trigrams. */
+export const usesSubwords = (version: string): boolean => version !== 'scry-code-tokens-1';
 
 /** Longer texts are cut to this many characters before tokenising (a chunk's head says most). */
 export const MAX_TOKENIZE_CHARS = 8000;
@@ -65,7 +73,7 @@ export function tokenCounts(text: string): Map<string, number> {
 /** A text as model input: row ids (vocabulary rows, then hash buckets for unseen tokens) and their sub-linear counts. */
 export interface Features {
   readonly ids: Int32Array;
-  /** `1 + ln(count)` per id. */
+  /** `1 + ln(count)` per id (a count under 1, from sub-word rows alone, is kept as is). */
   readonly tf: Float32Array;
 }
 
@@ -79,36 +87,81 @@ export function tokenHash(token: string): number {
   return h >>> 0;
 }
 
-/** Identifier → the rows of its tokens, owned by one loaded model (identifiers repeat: each maps once). */
-export type RowCache = Map<string, Int32Array>;
+/** The rows (and their share of one occurrence) one identifier maps to. */
+export interface IdentifierRows {
+  readonly rows: Int32Array;
+  readonly weights: Float32Array;
+}
+
+/** Identifier → its rows, owned by one loaded model (identifiers repeat: each maps once). */
+export type RowCache = Map<string, IdentifierRows>;
+
+/**
+ * The character trigrams of `<part>` (so `pagination` and `paginate` share most of theirs): an
+ * unseen word still meets the words it is made of. Each trigram is hashed with a `#` prefix.
+ */
+export function subwordGrams(part: string): string[] {
+  const s = `<${part}>`;
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= s.length; i++) out.push(`#${s.slice(i, i + 3)}`);
+  return out;
+}
+
+/** How the unseen tokens of a text map to hash buckets. */
+export interface FeaturizeOptions {
+  /** Also the character trigrams of each unseen single part, sharing one occurrence between them (tokenizer version 2). */
+  readonly subwords?: boolean;
+  readonly cache?: RowCache | undefined;
+}
+
+function identifierRows(id: string, vocab: ReadonlyMap<string, number>, hashBuckets: number, subwords: boolean): IdentifierRows {
+  const rows: number[] = [];
+  const weights: number[] = [];
+  const bucket = (t: string): number => vocab.size + (tokenHash(t) % hashBuckets);
+  for (const token of identifierTokens(id)) {
+    const row = vocab.get(token);
+    if (row !== undefined) {
+      rows.push(row);
+      weights.push(1);
+      continue;
+    }
+    if (hashBuckets <= 0) continue;
+    rows.push(bucket(token));
+    weights.push(1);
+    if (!subwords || token.includes('_')) continue;
+    const grams = subwordGrams(token);
+    for (const g of grams) {
+      rows.push(bucket(g));
+      weights.push(1 / grams.length);
+    }
+  }
+  return { rows: Int32Array.from(rows), weights: Float32Array.from(weights) };
+}
 
 /**
  * The features of a text: tokens in the vocabulary map to their row, others to one of
- * `hashBuckets` rows after the vocabulary (so the same unseen identifier on both sides still meets).
- * Two tokens sharing a bucket add their counts. Same result with or without `cache`.
+ * `hashBuckets` rows after the vocabulary (so the same unseen identifier on both sides still meets)
+ * and, with `subwords`, to the buckets of their character trigrams too. Rows shared by several
+ * tokens add their counts. Same result with or without a cache.
  */
-export function featurize(text: string, vocab: ReadonlyMap<string, number>, hashBuckets: number, cache?: RowCache): Features {
+export function featurize(text: string, vocab: ReadonlyMap<string, number>, hashBuckets: number, options: FeaturizeOptions = {}): Features {
   const src = text.length > MAX_TOKENIZE_CHARS ? text.slice(0, MAX_TOKENIZE_CHARS) : text;
+  const { cache, subwords = false } = options;
   const counts = new Map<number, number>();
   for (const m of src.matchAll(IDENTIFIER_RE)) {
-    let rows = cache?.get(m[0]);
-    if (rows === undefined) {
-      const out: number[] = [];
-      for (const token of identifierTokens(m[0])) {
-        const row = vocab.get(token) ?? (hashBuckets > 0 ? vocab.size + (tokenHash(token) % hashBuckets) : -1);
-        if (row >= 0) out.push(row);
-      }
-      rows = Int32Array.from(out);
-      cache?.set(m[0], rows);
+    let r = cache?.get(m[0]);
+    if (r === undefined) {
+      r = identifierRows(m[0], vocab, hashBuckets, subwords);
+      cache?.set(m[0], r);
     }
-    for (let i = 0; i < rows.length; i++) counts.set(rows[i]!, (counts.get(rows[i]!) ?? 0) + 1);
+    for (let i = 0; i < r.rows.length; i++) counts.set(r.rows[i]!, (counts.get(r.rows[i]!) ?? 0) + r.weights[i]!);
   }
   const ids = new Int32Array(counts.size);
   const tf = new Float32Array(counts.size);
   let i = 0;
   for (const [row, count] of counts) {
     ids[i] = row;
-    tf[i] = 1 + Math.log(count);
+    tf[i] = count < 1 ? count : 1 + Math.log(count);
     i++;
   }
   return { ids, tf };

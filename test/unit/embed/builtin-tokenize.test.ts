@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeWeights, encodeWeights, fromHalf, toHalf, weightsByteLength } from '../../../src/embed/builtin/format.js';
-import { featurize, foldWord, tokenCounts, tokenHash } from '../../../src/embed/builtin/tokenize.js';
+import type { RowCache } from '../../../src/embed/builtin/tokenize.js';
+import { featurize, foldWord, subwordGrams, tokenCounts, tokenHash, TOKENIZER_VERSION, TOKENIZER_VERSIONS, usesSubwords } from '../../../src/embed/builtin/tokenize.js';
 
 describe('builtin model tokens', () => {
   it('splits identifiers into folded parts and keeps compound identifiers whole (golden)', () => {
@@ -30,6 +31,39 @@ describe('builtin model tokens', () => {
     expect([...f.ids]).toEqual([0, 1, bucket('parse_config'), bucket('zyxwv')]);
     expect(f.tf[0]).toBeCloseTo(1 + Math.log(2), 6);
     expect(featurize('zyxwv', new Map(), 0).ids).toHaveLength(0);
+  });
+
+  it('gives an unseen single part its character trigrams too, sharing one occurrence (tokenizer v2, golden)', () => {
+    expect(subwordGrams('zyxw')).toEqual(['#<zy', '#zyx', '#yxw', '#xw>']);
+    const vocab = new Map([['parse', 0], ['config', 1]]);
+    const bucket = (t: string) => 2 + (tokenHash(t) % 4096);
+    const f = featurize('parseZyxw parse', vocab, 4096, { subwords: true });
+    // known part, then the unseen part's own bucket and its 4 trigrams (a quarter each), then the compound's bucket only
+    expect([...f.ids]).toEqual([0, bucket('zyxw'), ...subwordGrams('zyxw').map(bucket), bucket('parse_zyxw')]);
+    expect([...f.tf].map((x) => Number(x.toFixed(4)))).toEqual([Number((1 + Math.log(2)).toFixed(4)), 1, 0.25, 0.25, 0.25, 0.25, 1]);
+    // a known word gives no trigrams; without subwords (v1) an unseen part is one bucket
+    expect(featurize('parse config', vocab, 4096, { subwords: true }).ids).toHaveLength(2);
+    expect([...featurize('zyxw', vocab, 4096).ids]).toEqual([bucket('zyxw')]);
+  });
+
+  it('featurizes the same with and without the row cache, for any text', () => {
+    const vocab = new Map([['get', 0], ['user', 1], ['name', 2]]);
+    const cache: RowCache = new Map();
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        const a = featurize(text, vocab, 64, { subwords: true });
+        const b = featurize(text, vocab, 64, { subwords: true, cache });
+        expect([...b.ids]).toEqual([...a.ids]);
+        expect([...b.tf]).toEqual([...a.tf]);
+        expect([...a.tf].every((x) => x > 0 && Number.isFinite(x))).toBe(true);
+      }),
+    );
+  });
+
+  it('reads models of tokenizer v1 (one bucket per unseen token) and v2 (with trigrams)', () => {
+    expect(TOKENIZER_VERSIONS).toEqual(['scry-code-tokens-1', TOKENIZER_VERSION]);
+    expect(usesSubwords('scry-code-tokens-1')).toBe(false);
+    expect(usesSubwords(TOKENIZER_VERSION)).toBe(true);
   });
 });
 

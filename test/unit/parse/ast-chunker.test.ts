@@ -214,6 +214,18 @@ describe('merging small siblings', () => {
     ]);
   });
 
+  it('mergeDefinitions: 0 keeps every definition its own chunk; statements still join their neighbours', () => {
+    const text = "setup();\nfunction one() { return 1; }\nfunction two() { return 2; }\n\nfunction three() {\n  return 3;\n}\n";
+    const merged = parse('smalls.ts', text);
+    expect(merged.chunks.map((c) => `${c.symbol}:${c.startLine}-${c.endLine}`)).toEqual(['three:1-7']);
+    const { chunks } = parse('smalls.ts', text, { ...CONFIG, mergeDefinitions: 0 });
+    expectWellFormed(text, chunks, CONFIG);
+    expect(chunks.map((c) => `${c.symbol}:${c.startLine}-${c.endLine}:${(c.defines ?? []).join(',')}`)).toEqual(['one:1-2:one', 'two:3-3:two', 'three:5-7:three']);
+    // between the two: a pair of definitions merges only while the first part is under the limit
+    const some = parse('smalls.ts', text, { ...CONFIG, mergeDefinitions: 50 });
+    expect(some.chunks.map((c) => `${c.symbol}:${c.startLine}-${c.endLine}`)).toEqual(['one:1-3', 'three:5-7']);
+  });
+
   it.each([
     ['plain.ts', "import { a } from './a';\nfunction tiny() {}\n", 'imports:1-1 function:2-2'],
     ['header.ts', "// Copyright 2024 Example Corp.\n// SPDX-License-Identifier: MIT\n\nimport { a } from './a';\nimport b from 'b';\n\nexport function tiny() {\n  return a + b;\n}\n", 'imports:1-5 function:7-9'],

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openConnection } from '../../../src/store/driver.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../../src/core/errors.js';
@@ -78,7 +78,7 @@ describe('parseQuery', () => {
 });
 
 describe('FTS5 expression safety (property)', () => {
-  const db = new Database(':memory:');
+  const db = openConnection(':memory:');
   db.exec(`CREATE VIRTUAL TABLE t USING fts5(stem, path, symbol, body, parts, tokenize = "porter unicode61 remove_diacritics 2 tokenchars '_'")`);
   db.prepare('INSERT INTO t VALUES (?, ?, ?, ?, ?)').run('a', 'b', 'c', 'some body text with getUserName and "quotes"', 'get user name');
   const run = (expr: string): unknown[] => db.prepare('SELECT rowid FROM t WHERE t MATCH ?').all(expr);
@@ -261,7 +261,7 @@ describe('buildFtsExpression: weights', () => {
   });
 
   describe('in a real FTS5 table', () => {
-    const db = new Database(':memory:');
+    const db = openConnection(':memory:');
     db.exec(`CREATE VIRTUAL TABLE w USING fts5(body, tokenize = "porter unicode61 remove_diacritics 2 tokenchars '_'")`);
     const insert = db.prepare('INSERT INTO w(rowid, body) VALUES (?, ?)');
     // alpha occurs in 2 of 12 rows, beta in 1: beta is rarer, so it scores higher alone

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openConnection } from '../../../src/store/driver.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -29,8 +29,8 @@ describe('IndexStore.open', () => {
     const store = IndexStore.open(path, { create: true });
     expect(store.schemaVersion()).toBe(SCHEMA_VERSION);
     store.close();
-    const raw = new Database(path, { readonly: true });
-    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    const raw = openConnection(path, { readonly: true });
+    expect(raw.pragma('journal_mode')).toBe('wal');
     expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'chunks_fts'").get()).toBeTruthy();
     raw.close();
   });
@@ -58,7 +58,7 @@ describe('IndexStore.open', () => {
   it('DB_TOO_NEW for an index written by a newer schema', () => {
     const path = join(t.dir, 'new.db');
     IndexStore.open(path, { create: true }).close();
-    const raw = new Database(path);
+    const raw = openConnection(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
     raw.close();
     expect(codeOf(() => IndexStore.open(path, { create: false }))).toBe('DB_TOO_NEW');
@@ -67,7 +67,7 @@ describe('IndexStore.open', () => {
   it('DB_LOCKED when another connection holds a write transaction past the busy timeout', () => {
     const path = join(t.dir, 'locked.db');
     const store = IndexStore.open(path, { create: true, busyTimeoutMs: 50 });
-    const other = new Database(path);
+    const other = openConnection(path);
     other.pragma('busy_timeout = 0');
     other.exec('BEGIN IMMEDIATE');
     expect(codeOf(() => store.transaction(() => store.meta.set('k', 'v')))).toBe('DB_LOCKED');

@@ -1,5 +1,5 @@
 /** Issue 16, defect 5: a rebuilt database is sealed and renamed over the live one; SQLite's side files never cross over. */
-import Database from 'better-sqlite3';
+import { openConnection, type Connection } from '../../../src/store/driver.js';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,8 +27,8 @@ describe('db-swap', () => {
     expect(next).toBe(`${db}.rebuild-4242`);
     writeStore(next, 'new').seal();
     expect(['-wal', '-shm', '-journal'].map((s) => existsSync(next + s))).toEqual([false, false, false]);
-    const check = new Database(next, { readonly: true });
-    expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
+    const check = openConnection(next, { readonly: true });
+    expect(check.pragma('journal_mode')).toBe('delete');
     check.close();
   });
 
@@ -36,7 +36,7 @@ describe('db-swap', () => {
     writeStore(db, 'old').close();
     // read-write, as the engine's readers open it (a read-only handle could never take the lock to checkpoint-and-delete)
     const oldReader = IndexStore.open(db, { create: false });
-    const read = (conn: Database.Database | IndexStore): string => (conn instanceof IndexStore ? conn.meta.get('generation')! : (conn.prepare("SELECT value FROM meta WHERE key = 'generation'").get() as { value: string }).value);
+    const read = (conn: Connection | IndexStore): string => (conn instanceof IndexStore ? conn.meta.get('generation')! : (conn.prepare("SELECT value FROM meta WHERE key = 'generation'").get() as { value: string }).value);
     expect(read(oldReader)).toBe('old');
     expect(existsSync(`${db}-shm`)).toBe(true);
 
@@ -52,10 +52,10 @@ describe('db-swap', () => {
     expect(existsSync(`${db}-wal`)).toBe(true);
     oldReader.close(); // the last connection to the old (moved) file: no checkpoint-and-delete by name
     expect(existsSync(`${db}-wal`)).toBe(true);
-    const fresh = new Database(db, { readonly: true });
+    const fresh = openConnection(db, { readonly: true });
     expect(read(fresh)).toBe('new');
     expect((fresh.prepare("SELECT value FROM meta WHERE key = 'after'").get() as { value: string }).value).toBe('swap');
-    expect(fresh.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(fresh.pragma('integrity_check')).toBe('ok');
     fresh.close();
     writer.close();
   });
@@ -64,7 +64,7 @@ describe('db-swap', () => {
     writeStore(db, 'old').close();
     // a WAL full of old-file frames left behind (a killed writer): copy one into place
     const donor = join(t.dir, 'donor.db');
-    const d = new Database(donor);
+    const d = openConnection(donor);
     d.pragma('journal_mode = WAL');
     d.pragma('wal_autocheckpoint = 0');
     d.exec('CREATE TABLE junk (x); INSERT INTO junk VALUES (1);');
