@@ -118,6 +118,7 @@ describe('bad input: clear errors with stable codes, nothing lost', () => {
       'LLM_NOT_CONFIGURED', 'LLM_FAILED', 'LLM_BAD_OUTPUT', 'LLM_BUDGET_EXHAUSTED', 'CANCELLED',
       'LSP_FAILED', 'LSP_TIMEOUT',
       'COLLECTION_NOT_FOUND', 'COLLECTION_EXISTS', 'COLLECTION_REGISTRY_CORRUPT',
+      'TEAM_DB_TOO_NEW', 'TEAM_DB_FAILED', 'REPO_NOT_FOUND', 'PUSH_INVALID', 'REVISION_NOT_OPEN',
     ]);
   });
 });
