@@ -1,0 +1,98 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type JSONRPCRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { isEngineError } from '../core/errors.js';
+import type { AccessControl, Principal } from './access.js';
+import { parseRepoList } from './access.js';
+import type { TeamStore } from '../team/team-store.js';
+import { MAX_API_RESULTS, searchFor, servedRepos } from './search-route.js';
+
+const repos = z
+  .array(z.string().min(1).max(128))
+  .max(100)
+  .optional()
+  .describe('Repositories to search, by name, e.g. ["api", "web"] (default: every repository your token may read; list_repositories names them).');
+
+/** The read tools of the team server: each takes the repository as an argument. */
+const TEAM_TOOLS = {
+  search_code: {
+    title: 'Search code across team repositories',
+    description:
+      'Ranked search (BM25 over paths, symbols, signatures and text) in the team index. Each result names its repository, path and lines. ' +
+      'Example: {"query": "where is the retry delay computed", "repos": ["api"], "limit": 5}.',
+    input: z
+      .object({
+        query: z.string().min(1).max(16_384).describe('Words, identifiers, an error message or an issue text.'),
+        repos,
+        limit: z.number().int().min(1).max(MAX_API_RESULTS).optional().describe(`Results (1-${MAX_API_RESULTS}, default 10).`),
+      })
+      .strict(),
+  },
+  list_repositories: {
+    title: 'List team repositories',
+    description: 'The repositories of the team index your token may read. Example: {}.',
+    input: z.object({}).strict(),
+  },
+} as const;
+
+type ToolName = keyof typeof TEAM_TOOLS;
+
+function listedTools(): Tool[] {
+  return Object.entries(TEAM_TOOLS).map(([name, t]) => {
+    const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(t.input, { io: 'input' }) as Record<string, unknown>;
+    return { name, title: t.title, description: t.description, inputSchema: inputSchema as Tool['inputSchema'], annotations: { readOnlyHint: true, openWorldHint: false } };
+  });
+}
+
+export interface TeamMcpContext {
+  readonly store: TeamStore;
+  readonly access: AccessControl;
+  readonly principal: Principal;
+  readonly version: string;
+}
+
+function envelope(ok: boolean, data: unknown, error: string | null): CallToolResult {
+  const body = { ok, data, error, meta: { truncated: false, warnings: [] } };
+  return { content: [{ type: 'text', text: JSON.stringify(body, null, 1) }], structuredContent: body, isError: !ok };
+}
+
+async function call(name: ToolName, args: unknown, ctx: TeamMcpContext): Promise<unknown> {
+  if (name === 'list_repositories') {
+    TEAM_TOOLS.list_repositories.input.parse(args ?? {});
+    return { repositories: ctx.access.readable(ctx.principal, undefined, await servedRepos(ctx.store)) };
+  }
+  const a = TEAM_TOOLS.search_code.input.parse(args ?? {});
+  return searchFor(ctx.store, ctx.access, ctx.principal, { query: a.query, repos: a.repos ? parseRepoList(a.repos) : undefined, limit: a.limit ?? 10 });
+}
+
+function failure(err: unknown): CallToolResult {
+  if (err instanceof z.ZodError) return envelope(false, { message: 'invalid arguments', reason: 'INVALID_ARGUMENT', issues: err.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`) }, 'invalid_arguments');
+  if (isEngineError(err)) {
+    const code = err.code === 'ACCESS_DENIED' || err.code === 'AUTH_REQUIRED' ? 'permission_denied' : err.code === 'INVALID_ARGUMENT' || err.code.startsWith('QUERY_') ? 'invalid_arguments' : 'internal_error';
+    return envelope(false, { message: err.message, reason: err.code, ...(err.hint ? { hint: err.hint } : {}) }, code);
+  }
+  return envelope(false, { message: err instanceof Error ? err.message : String(err), reason: 'INTERNAL' }, 'internal_error');
+}
+
+/**
+ * One MCP server for one request of one principal (the HTTP transport is stateless): the team
+ * tools, every call checked against that principal's read scope, so a token for repository A
+ * never sees B through MCP either. Errors come back as envelopes (isError), never as JSON-RPC
+ * errors, as in src/mcp.
+ */
+export function createTeamMcpServer(ctx: TeamMcpContext): Server {
+  const server = new Server({ name: 'scry-team', title: 'scry team index', version: ctx.version }, { capabilities: { tools: {} }, instructions: 'Search the team\'s repositories: list_repositories, then search_code with "repos".' });
+  const tools = listedTools();
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.fallbackRequestHandler = async (request: JSONRPCRequest): Promise<CallToolResult> => {
+    if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    const params = (typeof request.params === 'object' && request.params !== null ? request.params : {}) as { name?: unknown; arguments?: unknown };
+    if (typeof params.name !== 'string' || !(params.name in TEAM_TOOLS)) return envelope(false, { message: `no tool named ${String(params.name)}`, reason: 'INVALID_ARGUMENT', suggestions: Object.keys(TEAM_TOOLS) }, 'not_found');
+    try {
+      return envelope(true, await call(params.name as ToolName, params.arguments, ctx), null);
+    } catch (err) {
+      return failure(err);
+    }
+  };
+  return server;
+}
