@@ -31,6 +31,8 @@ export interface TeamServerOptions {
   readonly schema: number;
   /** Told about requests that failed with a 5xx, and sweep results. */
   readonly log?: ((line: string) => void) | undefined;
+  /** An access log: called as each request arrives, before it is handled (method and path, never the token or query). */
+  readonly onRequest?: ((request: { readonly method: string; readonly path: string }) => void) | undefined;
 }
 
 export interface TeamServerHandle {
@@ -97,6 +99,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const ctx: Ctx = { store: options.store, access: new AccessControl(options.config), budget: new PushBudget(options.config.maxPushBytes), config: options.config, version: options.version, schema: options.schema };
   const log = options.log ?? (() => undefined);
   const http: HttpServer = createHttpServer((req, res) => {
+    options.onRequest?.({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0]! });
     route(req, res, ctx).catch((err: unknown) => {
       if (res.headersSent) return void res.end();
       if (!(err instanceof EngineError)) log(`scry serve: ${req.method} ${req.url?.split('?')[0]}: ${err instanceof Error ? err.message : String(err)}`);
