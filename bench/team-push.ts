@@ -118,6 +118,7 @@ async function main(): Promise<void> {
     let sentBytes = 0;
     let sqliteBytes = 0;
     const pushed: { name: string; repo: string; db: string; files: number; chunks: number }[] = [];
+    const failures: { name: string; error: string }[] = [];
     for (const [i, p] of packages.entries()) {
       const db = join(t.dir, 'dbs', `${i}.db`);
       const t0 = performance.now();
@@ -129,7 +130,14 @@ async function main(): Promise<void> {
       }
       const t1 = performance.now();
       const repo = p.name.replace(/^@/, '');
-      const report = await pushLocalIndex({ dbPath: db, server: serve.url, repo, token: TOKEN });
+      let report: Awaited<ReturnType<typeof pushLocalIndex>>;
+      try {
+        report = await pushLocalIndex({ dbPath: db, server: serve.url, repo, token: TOKEN });
+      } catch (err) {
+        failures.push({ name: p.name, error: (err as Error).message });
+        console.log(`  push of ${p.name} failed: ${(err as Error).message}\n  server log: ${serve.log().slice(-600)}`);
+        continue;
+      }
       const t2 = performance.now();
       indexMs += t1 - t0;
       pushMs += t2 - t1;
@@ -163,6 +171,8 @@ async function main(): Promise<void> {
       env: env0,
       root: ROOT,
       packages: packages.length,
+      pushed: pushed.length,
+      failures,
       sourceBytes: packages.reduce((n, p) => n + p.bytes, 0),
       push: { sentBytes, pushMs: Math.round(pushMs), mbPerSec: sentBytes / MB / (pushMs / 1000), indexMs: Math.round(indexMs) },
       size: { postgresBytes: pgBytes, sqliteBytes, ratio: pgBytes / sqliteBytes },

@@ -4,6 +4,8 @@ import { once } from 'node:events';
 
 export interface ServeChild {
   readonly url: string;
+  /** The last 4 KB the server wrote on stderr (its error log). */
+  readonly log: () => string;
   stop(): Promise<void>;
 }
 
@@ -11,7 +13,7 @@ export interface ServeChild {
 export async function startServeChild(cliArgs: readonly string[], dbUrl: string, configFile: string, cwd: string): Promise<ServeChild> {
   const child: ChildProcess = spawn(process.execPath, [...cliArgs, 'serve', '--db', dbUrl, '--port', '0', '--config', configFile, '--json'], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
   let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => void (stderr += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-4096)));
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
@@ -23,6 +25,7 @@ export async function startServeChild(cliArgs: readonly string[], dbUrl: string,
   });
   return {
     url,
+    log: () => stderr,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');

@@ -4,6 +4,8 @@ import { MAX_HASHES_PER_REQUEST, type PushStep } from './push-payload.js';
 
 /** Default size of one request body of a push (below the server's default serve.maxBodyBytes of 8 MiB). */
 export const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
+/** Bytes of a batch body besides its items (repo, revision, keys). */
+const BATCH_ENVELOPE_BYTES = 4096;
 
 export interface PushOptions {
   /** The server's base URL, e.g. `https://scry.example.com` (the API is under /api). */
@@ -32,6 +34,8 @@ export interface PushReport {
 
 interface Wire {
   readonly post: (step: PushStep, body: unknown) => Promise<unknown>;
+  /** The server's caps, set from the `begin` answer. */
+  readonly limits: { maxBodyBytes: number; maxManifestBytes: number };
   readonly sent: { chunks: number; contents: number; vectors: number; requests: number; bytes: number };
 }
 
@@ -52,15 +56,33 @@ function serverError(url: string, status: number, text: string): EngineError {
   return new EngineError('SERVER_FAILED', { url, reason: `HTTP ${status}: ${text.slice(0, 200)}` });
 }
 
+/** Whether a fetch failed because the connection closed before any answer (not a refusal or a timeout). */
+function connectionDropped(err: unknown): boolean {
+  const code = (err as { cause?: { code?: unknown } }).cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+}
+
 function wire(options: PushOptions): Wire {
   const base = options.server.replace(/\/+$/, '');
   const sent = { chunks: 0, contents: 0, vectors: 0, requests: 0, bytes: 0 };
+  // unknown until `begin` answers; the server checks either way
+  const limits = { maxBodyBytes: Number.MAX_SAFE_INTEGER, maxManifestBytes: Number.MAX_SAFE_INTEGER };
   const post = async (step: PushStep, body: unknown): Promise<unknown> => {
     const text = JSON.stringify(body);
     const url = `${base}/api/push/${step}`;
+    const cap = step === 'commit' ? limits.maxManifestBytes : limits.maxBodyBytes;
+    if (Buffer.byteLength(text) > cap) {
+      throw new EngineError('TOO_LARGE', { what: `the ${step} request`, size: Buffer.byteLength(text), unit: 'bytes', limit: `${cap} bytes (the server's ${step === 'commit' ? 'serve.maxManifestBytes' : 'serve.maxBodyBytes'})` });
+    }
+    const send = (): Promise<Response> => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' }, body: text, signal: options.signal });
     let res: Response;
     try {
-      res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' }, body: text, signal: options.signal });
+      res = await send().catch((err: unknown) => {
+        // a kept-alive connection the server closed as it was reused: every step but the commit
+        // is safe to send again (a second `begin` leaves an empty revision the sweep removes)
+        if (step === 'commit' || !connectionDropped(err)) throw err;
+        return send();
+      });
     } catch (err) {
       throw new EngineError('SERVER_FAILED', { url: base, reason: (err as { cause?: Error }).cause?.message ?? (err as Error).message }, { cause: err });
     }
@@ -71,7 +93,7 @@ function wire(options: PushOptions): Wire {
     options.onProgress?.(step, sent);
     return JSON.parse(answer) as unknown;
   };
-  return { post, sent };
+  return { post, sent, limits };
 }
 
 /** Splits items into batches whose JSON stays under `limit` bytes (an item larger than that goes alone). */
@@ -119,11 +141,13 @@ async function missing(w: Wire, repo: string, hashes: { chunks: string[]; conten
 export async function pushIndex(source: PushSource, options: PushOptions): Promise<PushReport> {
   const w = wire(options);
   const { repo } = options;
-  const limit = options.batchBytes ?? DEFAULT_BATCH_BYTES;
   const manifest = source.manifest;
   const all = manifestHashes(manifest);
-  const begun = (await w.post('begin', { repo })) as { revision: number; base: number | null };
+  const begun = (await w.post('begin', { repo })) as { revision: number; base: number | null; limits: { maxBodyBytes: number; maxManifestBytes: number } };
   const rev = { repo, revision: begun.revision, base: begun.base };
+  Object.assign(w.limits, begun.limits);
+  // under the server's cap, with room for the envelope of the batch
+  const limit = Math.min(options.batchBytes ?? DEFAULT_BATCH_BYTES, begun.limits.maxBodyBytes - BATCH_ENVELOPE_BYTES);
   try {
     const lacking = await missing(w, repo, all);
     for (const batch of batches(source.contents(lacking.contents), limit)) {

@@ -26,7 +26,15 @@ export class PushBudget {
   }
 }
 
+/** The server's caps, told to the client in the `begin` answer so that it sizes its requests under them. */
+export interface PushLimits {
+  readonly maxBodyBytes: number;
+  readonly maxManifestBytes: number;
+  readonly maxPushBytes: number;
+}
+
 export interface PushContext {
+  readonly limits: PushLimits;
   readonly store: TeamStore;
   readonly access: AccessControl;
   readonly principal: Principal;
@@ -49,7 +57,7 @@ export async function runPushStep(step: PushStep, raw: unknown, ctx: PushContext
     case 'begin': {
       await store.ensureRepo(body.repo);
       const rev = await store.beginRevision(body.repo);
-      return { repo: rev.repo, revision: rev.id, base: rev.base };
+      return { repo: rev.repo, revision: rev.id, base: rev.base, limits: ctx.limits };
     }
     case 'missing': {
       const b = body as PushBody<'missing'>;

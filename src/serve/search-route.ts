@@ -1,5 +1,5 @@
 import { checkSearchRequest, EngineError } from '../index.js';
-import type { TeamSearchResponse, TeamStore } from '../team/team-store.js';
+import type { TeamSearchOptions, TeamSearchResponse, TeamStore } from '../team/team-store.js';
 import { parseRepoList, type AccessControl, type Principal } from './access.js';
 
 /** Most results one API search returns (`k`). */
@@ -12,6 +12,8 @@ export interface SearchRequest {
   /** Repository names asked for; undefined = every repository the token may read. */
   readonly repos: readonly string[] | undefined;
   readonly limit: number;
+  /** Content type, language and path filters (the MCP tools set them; the JSON API does not). */
+  readonly filters?: TeamSearchOptions['filters'];
 }
 
 /** `?q=...&repo=a,b&k=5` → a checked request (INVALID_ARGUMENT, QUERY_EMPTY or QUERY_TOO_LONG otherwise). */
@@ -45,7 +47,7 @@ export async function searchFor(store: TeamStore, access: AccessControl, princip
   }
   // the store reads "no repositories" as "all of them": answer an empty search here
   if (repos.length === 0) return emptyResponse(request.query);
-  return store.search(request.query, { repos, k: request.limit });
+  return store.search(request.query, { repos, k: request.limit, filters: request.filters });
 }
 
 function emptyResponse(query: string): TeamSearchResponse {

@@ -13,25 +13,38 @@ const repos = z
   .optional()
   .describe('Repositories to search, by name, e.g. ["api", "web"] (default: every repository your token may read; list_repositories names them).');
 
-/** The read tools of the team server: each takes the repository as an argument. */
+const query = z.string().min(1).max(16_384).describe('What you are looking for: words, identifiers, an error message, or a whole issue text.');
+const limit = z.number().int().min(1).max(MAX_API_RESULTS).optional().describe(`Results (1-${MAX_API_RESULTS}, default 10).`);
+
+/** The read tools of the team server: the local server's search tools, each taking the repositories as an argument. */
 const TEAM_TOOLS = {
   search_code: {
     title: 'Search code across team repositories',
     description:
-      'Ranked search (BM25 over paths, symbols, signatures and text) in the team index. Each result names its repository, path and lines. ' +
-      'Example: {"query": "where is the retry delay computed", "repos": ["api"], "limit": 5}.',
+      'Find the code that implements something in the team index: ranked chunks (functions, classes, config blocks), each naming its repository, path and lines. ' +
+      'Use natural language or identifiers. Example: {"query": "where is the retry delay computed", "repos": ["api"], "limit": 5}.',
     input: z
       .object({
-        query: z.string().min(1).max(16_384).describe('Words, identifiers, an error message or an issue text.'),
+        query,
         repos,
-        limit: z.number().int().min(1).max(MAX_API_RESULTS).optional().describe(`Results (1-${MAX_API_RESULTS}, default 10).`),
+        language: z.string().min(1).max(40).optional().describe('Only this language, e.g. "typescript", "python".'),
+        paths: z.array(z.string().min(1).max(512)).max(20).optional().describe('Only paths matching these globs or directory prefixes, e.g. ["src/**/*.ts"].'),
+        limit,
       })
       .strict(),
+    types: ['code', 'config'],
+  },
+  search_docs: {
+    title: 'Search documentation across team repositories',
+    description: 'Search documentation and prose (Markdown, READMEs, guides) by heading-sized sections in the team index. Example: {"query": "how to configure the database path", "repos": ["api"]}.',
+    input: z.object({ query, repos, limit }).strict(),
+    types: ['docs', 'text'],
   },
   list_repositories: {
     title: 'List team repositories',
     description: 'The repositories of the team index your token may read. Example: {}.',
     input: z.object({}).strict(),
+    types: [],
   },
 } as const;
 
@@ -61,8 +74,9 @@ async function call(name: ToolName, args: unknown, ctx: TeamMcpContext): Promise
     TEAM_TOOLS.list_repositories.input.parse(args ?? {});
     return { repositories: ctx.access.readable(ctx.principal, undefined, await servedRepos(ctx.store)) };
   }
-  const a = TEAM_TOOLS.search_code.input.parse(args ?? {});
-  return searchFor(ctx.store, ctx.access, ctx.principal, { query: a.query, repos: a.repos ? parseRepoList(a.repos) : undefined, limit: a.limit ?? 10 });
+  const a = TEAM_TOOLS[name].input.parse(args ?? {}) as { query: string; repos?: string[]; limit?: number; language?: string; paths?: string[] };
+  const filters = { type: TEAM_TOOLS[name].types, language: a.language, path: a.paths };
+  return searchFor(ctx.store, ctx.access, ctx.principal, { query: a.query, repos: a.repos ? parseRepoList(a.repos) : undefined, limit: a.limit ?? 10, filters });
 }
 
 function failure(err: unknown): CallToolResult {

@@ -17,6 +17,8 @@ export const DEFAULT_SERVE_PORT = 7334;
 export const ROUTES = { health: ['/healthz', '/api/health'], repos: '/api/repos', search: '/api/search', push: '/api/push/', mcp: '/mcp' } as const;
 /** How often the stale-revision sweep runs (a fraction of serve.staleRevisionMs, at least a minute apart). */
 const SWEEP_DIVISOR = 4;
+/** Idle keep-alive connections stay open this long (Node's default of 5 s races with clients reusing them). */
+const KEEP_ALIVE_MS = 65_000;
 
 export interface TeamServerOptions {
   readonly store: TeamStore;
@@ -81,7 +83,8 @@ async function pushRoute(req: IncomingMessage, res: ServerResponse, ctx: Ctx, pr
   if (principal.push.length === 0) throw new EngineError('ACCESS_DENIED', { action: 'push', repo: 'any repository' });
   // the manifest comes whole with the commit: its own, larger cap
   const body = await readJson(req, step === 'commit' ? ctx.config.maxManifestBytes : ctx.config.maxBodyBytes);
-  const result = await runPushStep(step as PushStep, body, { store: ctx.store, access: ctx.access, principal, budget: ctx.budget });
+  const { maxBodyBytes, maxManifestBytes, maxPushBytes } = ctx.config;
+  const result = await runPushStep(step as PushStep, body, { store: ctx.store, access: ctx.access, principal, budget: ctx.budget, limits: { maxBodyBytes, maxManifestBytes, maxPushBytes } });
   return sendJson(res, 200, result);
 }
 
@@ -110,6 +113,9 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     });
   });
   http.requestTimeout = 300_000;
+  // longer than clients' idle reuse, so a kept-alive connection is not closed under a request just sent
+  http.keepAliveTimeout = KEEP_ALIVE_MS;
+  http.headersTimeout = KEEP_ALIVE_MS + 1000;
   const host = options.host ?? DEFAULT_SERVE_HOST;
   await new Promise<void>((resolve, reject) => {
     http.once('error', (err) => reject(new EngineError('IO_ERROR', { path: `${host}:${options.port ?? DEFAULT_SERVE_PORT}`, reason: err.message }, { cause: err, hint: 'pick another --port, or stop the process using it' })));

@@ -152,15 +152,21 @@ describe.runIf(pgTestsEnabled())('scry serve and scry push', () => {
 
       it('lists the read tools, each taking the repository as an argument', async () => {
         const { tools } = await alpha.listTools();
-        expect(tools.map((t) => t.name).sort()).toEqual(['list_repositories', 'search_code']);
+        expect(tools.map((t) => t.name).sort()).toEqual(['list_repositories', 'search_code', 'search_docs']);
         expect(Object.keys((tools.find((t) => t.name === 'search_code')!.inputSchema as { properties: object }).properties)).toContain('repos');
         expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
       });
 
       it('a token for alpha never reads beta through a tool', async () => {
-        const denied = await alpha.callTool({ name: 'search_code', arguments: { query: 'betaonlyword', repos: ['beta'] } });
-        expect(denied.isError).toBe(true);
-        expect(denied.structuredContent).toMatchObject({ ok: false, error: 'permission_denied' });
+        for (const name of ['search_code', 'search_docs']) {
+          for (const repos of [['beta'], ['alpha', 'beta'], ['gamma']]) {
+            const denied = await alpha.callTool({ name, arguments: { query: 'betaonlyword', repos } });
+            expect(denied.isError, `${name} ${repos.join(',')}`).toBe(true);
+            expect(denied.structuredContent).toMatchObject({ ok: false, error: 'permission_denied' });
+          }
+        }
+        const docs = await alpha.callTool({ name: 'search_docs', arguments: { query: 'retried backoff' } });
+        expect((docs.structuredContent as { data: { results: { repo: string; path: string }[] } }).data.results.map((r) => `${r.repo}:${r.path}`)).toEqual(['alpha:docs/guide.md']);
         const mine = await alpha.callTool({ name: 'search_code', arguments: { query: 'betaonlyword retryWithBackoff' } });
         expect(mine.isError).toBe(false);
         const results = (mine.structuredContent as { data: { results: { repo: string }[] } }).data.results;
@@ -227,6 +233,11 @@ describe.runIf(pgTestsEnabled())('scry serve and scry push', () => {
         expect(last?.status).toBe(413);
         expect(last?.body.error?.code).toBe('TOO_LARGE');
         expect((await call(`${small.url}/api/push/commit`, TOKENS.A, { method: 'POST', body: JSON.stringify({ ...rev, manifest: { files: [] } }) })).status).toBe(409);
+        expect(await served()).toBe(before);
+        // scry push sizes its batches under the server's cap, and refuses one file body larger than it
+        writeRepo(root('big'), { 'notes/long.md': Array.from({ length: 3000 }, (_, i) => `Line ${i} of a long document about retries.`).join('\n') });
+        await indexRepo(root('big'), db('big'), env);
+        await expect(pushLocalIndex({ dbPath: db('big'), server: small.url, repo: 'alpha', token: TOKENS.A })).rejects.toMatchObject({ code: 'TOO_LARGE' });
         expect(await served()).toBe(before);
       } finally {
         await small.close();
