@@ -38,16 +38,26 @@ export async function servedRepos(store: TeamStore): Promise<string[]> {
  * like "no match"; one whose repositories are not pushed yet gets no results.
  */
 export async function searchFor(store: TeamStore, access: AccessControl, principal: Principal, request: SearchRequest): Promise<TeamSearchResponse> {
+  const repos = await readableServed(store, access, principal, request.repos);
+  // the store reads "no repositories" as "all of them": answer an empty search here
+  if (repos.length === 0) return emptyResponse(request.query);
+  return store.search(request.query, { repos, k: request.limit, filters: request.filters });
+}
+
+/**
+ * The repositories a request of `principal` covers: those it asked for when it may read every one
+ * (ACCESS_DENIED otherwise; REPO_NOT_FOUND for a readable one never pushed), else every pushed
+ * repository it may read. ACCESS_DENIED for a principal that may read nothing at all.
+ */
+export async function readableServed(store: TeamStore, access: AccessControl, principal: Principal, requested: readonly string[] | undefined): Promise<string[]> {
   if (principal.read.length === 0) throw new EngineError('ACCESS_DENIED', { action: 'read', repo: 'any repository' });
-  const repos = access.readable(principal, request.repos, request.repos === undefined ? await servedRepos(store) : []);
-  if (request.repos !== undefined) {
+  const repos = access.readable(principal, requested, requested === undefined ? await servedRepos(store) : []);
+  if (requested !== undefined) {
     const served = new Set(await servedRepos(store));
     const absent = repos.find((r) => !served.has(r));
     if (absent !== undefined) throw new EngineError('REPO_NOT_FOUND', { repo: absent });
   }
-  // the store reads "no repositories" as "all of them": answer an empty search here
-  if (repos.length === 0) return emptyResponse(request.query);
-  return store.search(request.query, { repos, k: request.limit, filters: request.filters });
+  return repos;
 }
 
 function emptyResponse(query: string): TeamSearchResponse {

@@ -6,6 +6,7 @@ import type { AccessControl, Principal } from './access.js';
 import { parseRepoList } from './access.js';
 import type { TeamStore } from '../team/team-store.js';
 import { MAX_API_RESULTS, searchFor, servedRepos } from './search-route.js';
+import { MAX_TEXT_MATCHES, searchTextFor } from './text-route.js';
 
 const repos = z
   .array(z.string().min(1).max(128))
@@ -40,6 +41,23 @@ const TEAM_TOOLS = {
     input: z.object({ query, repos, limit }).strict(),
     types: ['docs', 'text'],
   },
+  search_text: {
+    title: 'Find exact text across team repositories',
+    description:
+      'Every line containing a literal string (or a regex with "regex": true) in the team index, by repository, path and line: for identifiers, error messages, config keys. ' +
+      'Smart case unless "case_sensitive" is given. Example: {"pattern": "ECONNRESET", "repos": ["api"]}.',
+    input: z
+      .object({
+        pattern: z.string().min(1).max(1024).describe('The literal text, or a JavaScript regular expression with "regex": true (one line at a time).'),
+        repos,
+        regex: z.boolean().optional().describe('Treat the pattern as a regular expression (default false).'),
+        case_sensitive: z.boolean().optional().describe('Exact case (true) or ignore case (false); default: ignore case unless the pattern has an uppercase letter.'),
+        paths: z.array(z.string().min(1).max(512)).max(20).optional().describe('Only paths matching these globs or directory prefixes.'),
+        limit: z.number().int().min(1).max(MAX_TEXT_MATCHES).optional().describe(`Matching lines (1-${MAX_TEXT_MATCHES}, default 30).`),
+      })
+      .strict(),
+    types: [],
+  },
   list_repositories: {
     title: 'List team repositories',
     description: 'The repositories of the team index your token may read. Example: {}.',
@@ -69,10 +87,15 @@ function envelope(ok: boolean, data: unknown, error: string | null): CallToolRes
   return { content: [{ type: 'text', text: JSON.stringify(body, null, 1) }], structuredContent: body, isError: !ok };
 }
 
-async function call(name: ToolName, args: unknown, ctx: TeamMcpContext): Promise<unknown> {
+async function call(name: ToolName, args: unknown, ctx: TeamMcpContext, signal: AbortSignal): Promise<unknown> {
   if (name === 'list_repositories') {
     TEAM_TOOLS.list_repositories.input.parse(args ?? {});
     return { repositories: ctx.access.readable(ctx.principal, undefined, await servedRepos(ctx.store)) };
+  }
+  if (name === 'search_text') {
+    const t = TEAM_TOOLS.search_text.input.parse(args ?? {});
+    const request = { pattern: t.pattern, repos: t.repos ? parseRepoList(t.repos) : undefined, regex: t.regex ?? false, caseSensitive: t.case_sensitive, paths: t.paths, limit: t.limit ?? 30 };
+    return searchTextFor(ctx.store, ctx.access, ctx.principal, request, signal);
   }
   const a = TEAM_TOOLS[name].input.parse(args ?? {}) as { query: string; repos?: string[]; limit?: number; language?: string; paths?: string[] };
   const filters = { type: TEAM_TOOLS[name].types, language: a.language, path: a.paths };
@@ -98,12 +121,12 @@ export function createTeamMcpServer(ctx: TeamMcpContext): Server {
   const server = new Server({ name: 'scry-team', title: 'scry team index', version: ctx.version }, { capabilities: { tools: {} }, instructions: 'Search the team\'s repositories: list_repositories, then search_code with "repos".' });
   const tools = listedTools();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.fallbackRequestHandler = async (request: JSONRPCRequest): Promise<CallToolResult> => {
+  server.fallbackRequestHandler = async (request: JSONRPCRequest, extra): Promise<CallToolResult> => {
     if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     const params = (typeof request.params === 'object' && request.params !== null ? request.params : {}) as { name?: unknown; arguments?: unknown };
     if (typeof params.name !== 'string' || !(params.name in TEAM_TOOLS)) return envelope(false, { message: `no tool named ${String(params.name)}`, reason: 'INVALID_ARGUMENT', suggestions: Object.keys(TEAM_TOOLS) }, 'not_found');
     try {
-      return envelope(true, await call(params.name as ToolName, params.arguments, ctx), null);
+      return envelope(true, await call(params.name as ToolName, params.arguments, ctx, extra.signal), null);
     } catch (err) {
       return failure(err);
     }

@@ -10,11 +10,12 @@ import { PUSH_STEPS, type PushStep } from './push-payload.js';
 import { PushBudget, runPushStep } from './push-routes.js';
 import { parseSearchParams, searchFor, servedRepos } from './search-route.js';
 import { createTeamMcpServer } from './team-mcp.js';
+import { parseTextParams, searchTextFor } from './text-route.js';
 
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
 export const DEFAULT_SERVE_PORT = 7334;
 /** The endpoints (docs/DESIGN.md, "Team index"). */
-export const ROUTES = { health: ['/healthz', '/api/health'], repos: '/api/repos', search: '/api/search', push: '/api/push/', mcp: '/mcp' } as const;
+export const ROUTES = { health: ['/healthz', '/api/health'], repos: '/api/repos', search: '/api/search', searchText: '/api/search_text', push: '/api/push/', mcp: '/mcp' } as const;
 /** How often the stale-revision sweep runs (a fraction of serve.staleRevisionMs, at least a minute apart). */
 const SWEEP_DIVISOR = 4;
 /** Idle keep-alive connections stay open this long (Node's default of 5 s races with clients reusing them). */
@@ -67,13 +68,17 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: Ctx): Promi
     const request = parseSearchParams(url.searchParams);
     return sendJson(res, 200, await searchFor(ctx.store, ctx.access, principal, request));
   }
+  if (path === ROUTES.searchText) {
+    if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
+    return sendJson(res, 200, await searchTextFor(ctx.store, ctx.access, principal, parseTextParams(url.searchParams)));
+  }
   if (path === ROUTES.repos) {
     if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
     return sendJson(res, 200, { repositories: ctx.access.readable(principal, undefined, await servedRepos(ctx.store)) });
   }
   if (path.startsWith(ROUTES.push)) return pushRoute(req, res, ctx, principal, path.slice(ROUTES.push.length));
   if (path === ROUTES.mcp) return serveStatelessMcp(req, res, () => createTeamMcpServer({ store: ctx.store, access: ctx.access, principal, version: ctx.version }));
-  return sendJson(res, 404, { error: { code: 'INVALID_ARGUMENT', message: `no endpoint ${path}`, hint: 'GET /api/search, GET /api/repos, POST /api/push/*, POST /mcp, GET /healthz' } });
+  return sendJson(res, 404, { error: { code: 'INVALID_ARGUMENT', message: `no endpoint ${path}`, hint: 'GET /api/search, GET /api/search_text, GET /api/repos, POST /api/push/*, POST /mcp, GET /healthz' } });
 }
 
 async function pushRoute(req: IncomingMessage, res: ServerResponse, ctx: Ctx, principal: Principal, step: string): Promise<void> {

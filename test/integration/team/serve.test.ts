@@ -89,7 +89,7 @@ describe.runIf(pgTestsEnabled())('scry serve and scry push', () => {
     it('every endpoint but /healthz needs a known token (401)', async () => {
       expect((await call(`${server.url}/healthz`, undefined)).body).toMatchObject({ ok: true });
       for (const token of [undefined, 'token-unknown-0123456789abcdef']) {
-        for (const [path, method] of [['/api/search?q=retry', 'GET'], ['/api/repos', 'GET'], ['/api/push/begin', 'POST'], ['/mcp', 'POST']] as const) {
+        for (const [path, method] of [['/api/search?q=retry', 'GET'], ['/api/search_text?q=retry', 'GET'], ['/api/repos', 'GET'], ['/api/push/begin', 'POST'], ['/mcp', 'POST']] as const) {
           const r = await call(`${server.url}${path}`, token, { method, body: method === 'POST' ? '{}' : undefined });
           expect(r.status, `${method} ${path} with ${token ?? 'no token'}`).toBe(401);
           expect(r.body.error.code).toBe('AUTH_REQUIRED');
@@ -109,6 +109,12 @@ describe.runIf(pgTestsEnabled())('scry serve and scry push', () => {
       expect(new Set(all.body.results.map((h: { repo: string }) => h.repo))).toEqual(new Set(['alpha']));
       expect(JSON.stringify(all.body.results)).not.toMatch(/betaonlyword|billing/);
       expect((await call(`${server.url}/api/repos`, TOKENS.A)).body).toEqual({ repositories: ['alpha'] });
+      // exact text: the same rules
+      const text = (q: string, repo?: string) => call(`${server.url}/api/search_text?${new URLSearchParams({ q, ...(repo ? { repo } : {}) }).toString()}`, TOKENS.A);
+      expect((await text('betaonlyword', 'beta')).status).toBe(403);
+      expect((await text('betaonlyword')).body.matches).toEqual([]);
+      const own = (await text('alphaonlyword')).body;
+      expect(own.matches.map((m: { repo: string; path: string; line: number }) => `${m.repo}:${m.path}:${m.line}`)).toEqual(['alpha:src/retry.ts:2']);
       // a repository that does not exist looks the same as one the token may not read
       expect((await search(server.url, TOKENS.A, { repo: 'gamma', q: 'retry' })).status).toBe(403);
       expect((await search(server.url, TOKENS.NONE, { q: 'retry' })).status).toBe(403);
@@ -152,7 +158,7 @@ describe.runIf(pgTestsEnabled())('scry serve and scry push', () => {
 
       it('lists the read tools, each taking the repository as an argument', async () => {
         const { tools } = await alpha.listTools();
-        expect(tools.map((t) => t.name).sort()).toEqual(['list_repositories', 'search_code', 'search_docs']);
+        expect(tools.map((t) => t.name).sort()).toEqual(['list_repositories', 'search_code', 'search_docs', 'search_text']);
         expect(Object.keys((tools.find((t) => t.name === 'search_code')!.inputSchema as { properties: object }).properties)).toContain('repos');
         expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
       });
@@ -165,6 +171,12 @@ describe.runIf(pgTestsEnabled())('scry serve and scry push', () => {
             expect(denied.structuredContent).toMatchObject({ ok: false, error: 'permission_denied' });
           }
         }
+        for (const repos of [['beta'], ['alpha', 'beta']]) {
+          const denied = await alpha.callTool({ name: 'search_text', arguments: { pattern: 'betaonlyword', repos } });
+          expect(denied.structuredContent).toMatchObject({ ok: false, error: 'permission_denied' });
+        }
+        const text = await alpha.callTool({ name: 'search_text', arguments: { pattern: 'onlyword' } });
+        expect((text.structuredContent as { data: { matches: { repo: string; path: string }[] } }).data.matches.map((m) => `${m.repo}:${m.path}`)).toEqual(['alpha:src/retry.ts']);
         const docs = await alpha.callTool({ name: 'search_docs', arguments: { query: 'retried backoff' } });
         expect((docs.structuredContent as { data: { results: { repo: string; path: string }[] } }).data.results.map((r) => `${r.repo}:${r.path}`)).toEqual(['alpha:docs/guide.md']);
         const mine = await alpha.callTool({ name: 'search_code', arguments: { query: 'betaonlyword retryWithBackoff' } });
