@@ -42,6 +42,8 @@ export interface PushInstance {
  * tokenizer stored them, so the team server needs no tokenizer of its own.
  */
 export class PushRepo {
+  private closed = false;
+
   private constructor(
     private readonly db: Db,
     private readonly path: string,
@@ -89,7 +91,7 @@ export class PushRepo {
     const out = new Map<string, Buffer>();
     const stmt = this.db.prepare<[string], { hash: string; body: Buffer }>('SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value');
     this.read(() => {
-      for (const row of stmt.all(JSON.stringify(hashes))) out.set(row.hash, row.body);
+      for (const row of stmt.all(JSON.stringify(hashes))) out.set(row.hash, Buffer.from(row.body));
     });
     return out;
   }
@@ -105,11 +107,13 @@ export class PushRepo {
       this.db
         .prepare<[string], { hash: string; vector: Buffer }>('SELECT e.chunk_hash AS hash, e.vector AS vector FROM embeddings e WHERE e.model = ? AND e.chunk_hash IN (SELECT hash FROM chunks)')
         .all(model)
-        .map((r) => [r.hash, r.vector] as [string, Buffer]),
+        .map((r) => [r.hash, Buffer.from(r.vector)] as [string, Buffer]),
     );
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
   }
 }

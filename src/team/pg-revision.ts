@@ -65,25 +65,48 @@ async function insertChunks(sql: Sql, repo: number, revision: number, files: rea
   return rows.length;
 }
 
-/** Writes the manifest, computes the revision's BM25 statistics, moves the head and drops the previous revision: one transaction. */
+/** Inserts manifest files and their chunks into an open revision, every referenced upload checked (PUSH_INVALID). */
+async function addFiles(sql: Sql, repo: number, revision: number, files: readonly ManifestFile[]): Promise<number> {
+  if (files.length === 0) return 0;
+  const docIds = await resolve(sql, 'team_docs', repo, files.flatMap((f) => f.chunks.map((c) => c.postings)), 'chunk postings');
+  await resolve(sql, 'team_contents', repo, files.map((f) => f.content), 'file bodies');
+  const clash = (await sql('SELECT path FROM team_files WHERE revision_id = $1 AND path = ANY($2::text[]) LIMIT 1', [revision, files.map((f) => f.path)])).rows[0];
+  if (clash) throw new EngineError('PUSH_INVALID', { reason: `${String(clash['path'])} appears twice` });
+  const fileIds = await insertFiles(sql, repo, revision, files);
+  return insertChunks(sql, repo, revision, files, fileIds, docIds);
+}
+
+/** Adds a batch of manifest files to an open revision (a manifest too large for one request goes in several). */
+export async function putFiles(db: PgDb, revision: OpenRevision, files: PushManifest['files']): Promise<void> {
+  checkManifest({ files });
+  await db.write(async (sql) => {
+    const { repo } = await lockOpen(sql, revision);
+    await addFiles(sql, repo, revision.id, files);
+  });
+}
+
+/**
+ * Adds the last manifest files, computes the revision's BM25 statistics, moves the head and drops
+ * the previous revision: one transaction.
+ */
 export async function commitRevision(db: PgDb, revision: OpenRevision, manifest: PushManifest): Promise<CommittedRevision> {
   checkManifest(manifest);
   return db.write(async (sql) => {
     const { repo, head } = await lockOpen(sql, revision);
-    const docIds = await resolve(sql, 'team_docs', repo, manifest.files.flatMap((f) => f.chunks.map((c) => c.postings)), 'chunk postings');
-    await resolve(sql, 'team_contents', repo, manifest.files.map((f) => f.content), 'file bodies');
-    const fileIds = await insertFiles(sql, repo, revision.id, manifest.files);
-    const chunks = await insertChunks(sql, repo, revision.id, manifest.files, fileIds, docIds);
+    await addFiles(sql, repo, revision.id, manifest.files);
     await sql('INSERT INTO team_revision_docs(revision_id, doc_id, n) SELECT $1, doc_id, count(*) FROM team_chunks WHERE revision_id = $1 GROUP BY doc_id', [revision.id]);
+    const counts = (await sql('SELECT (SELECT count(*) FROM team_files WHERE revision_id = $1)::int AS files, (SELECT count(*) FROM team_chunks WHERE revision_id = $1)::int AS chunks', [revision.id])).rows[0]!;
+    const files = num(counts['files']);
+    const chunks = num(counts['chunks']);
     await sql(
       `UPDATE team_revisions SET state = 'committed', committed_at = now(), files = $2, chunks = $3,
          total_length = (SELECT coalesce(sum(d.length::bigint * rd.n), 0) FROM team_revision_docs rd JOIN team_docs d ON d.id = rd.doc_id WHERE rd.revision_id = $1)
        WHERE id = $1`,
-      [revision.id, manifest.files.length, chunks],
+      [revision.id, files, chunks],
     );
     await sql('UPDATE team_repos SET head = $2 WHERE id = $1', [repo, revision.id]);
     if (head !== null) await sql('DELETE FROM team_revisions WHERE id = $1', [head]);
-    return { repo: revision.repo, id: revision.id, files: manifest.files.length, chunks, previous: head };
+    return { repo: revision.repo, id: revision.id, files, chunks, previous: head };
   });
 }
 
@@ -112,6 +135,10 @@ export async function gc(db: PgDb, olderThanMs: number): Promise<{ revisions: nu
            AND NOT EXISTS (SELECT 1 FROM team_files f JOIN team_revisions r ON r.id = f.revision_id WHERE f.repo_id = c.repo_id AND f.content_hash = c.hash)`,
       )
     ).rowCount ?? 0;
+    await sql(
+      `DELETE FROM team_vectors v USING team_repos p WHERE v.repo_id = p.id AND ${idle}
+         AND NOT EXISTS (SELECT 1 FROM team_chunks c WHERE c.repo_id = v.repo_id AND c.hash = v.chunk_hash)`,
+    );
     return { revisions, chunks, contents };
   });
 }

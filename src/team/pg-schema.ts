@@ -103,6 +103,7 @@ CREATE TABLE team_chunks (
 );
 CREATE INDEX team_chunks_revision_doc ON team_chunks(revision_id, doc_id);
 CREATE INDEX team_chunks_file ON team_chunks(file_id);
+CREATE INDEX team_chunks_hash ON team_chunks(repo_id, hash);
 CREATE INDEX team_files_content ON team_files(repo_id, content_hash);
 
 CREATE TABLE team_revision_docs (

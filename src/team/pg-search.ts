@@ -18,17 +18,17 @@ import { highlightTerms, makeSnippet } from '../search/snippet.js';
 import { parseSubQueries } from '../search/sub-queries.js';
 import { DEFAULT_SELECT_PARAMS, LONG_QUERY_SELECT_PARAMS, selectGroups, type DropReason } from '../search/term-select.js';
 import type { FtsCandidate } from '../store/search-repo.js';
-import type { QueryTokenizer } from '../store/query-tokenizer.js';
+import type { QueryTokenizer } from './query-tokenizer.js';
 import { documentFrequencies, matchCandidates, revisionPostings, type RevisionStats } from './pg-candidates.js';
 import type { PgDb, Sql } from './pg-db.js';
 import { restoredBody } from './pg-push.js';
 import type { TeamSearchOptions, TeamSearchResponse, TeamSearchResult } from './team-store.js';
 
 type Scored = FtsCandidate & { readonly score: number; readonly why?: readonly string[] };
-type Picked = { readonly hit: Scored; readonly score: number; readonly matches?: number; readonly rev: RevisionStats };
+export type Picked = { readonly hit: Scored; readonly score: number; readonly matches?: number; readonly rev: RevisionStats };
 
 /** What one repository's ranking yields, before results are materialised. */
-interface RepoOutcome {
+export interface RepoOutcome {
   readonly picked: Picked[];
   readonly terms: string[];
   readonly dropped: { raw: string; reason: DropReason }[];
@@ -37,7 +37,7 @@ interface RepoOutcome {
   readonly marks: ReadonlySet<string>;
 }
 
-interface RankParams {
+export interface RankParams {
   readonly query: string;
   readonly limit: number;
   readonly files: boolean;
@@ -74,7 +74,7 @@ async function rankRepo(sql: Sql, tok: QueryTokenizer, rev: RevisionStats, p: Ra
   const levels = planQuery(selection.kept.map((group) => ({ group, df: cost(group) })));
   // each phrase of an expression is an FTS5 string: the tokenizer makes its terms
   const phraseTerms = new Map<string, string[]>();
-  const phrases = selection.kept.flatMap((g) => g.alternatives.map((a) => a.join(' ')));
+  const phrases = [...new Set(selection.kept.flatMap((g) => g.alternatives.map((a) => a.join(' '))))];
   const tokens = tok.tokenize(phrases);
   phrases.forEach((ph) => phraseTerms.set(ph, []));
   for (const t of tokens) phraseTerms.get(phrases[t.index]!)!.push(t.term);
@@ -102,7 +102,7 @@ async function rankRepo(sql: Sql, tok: QueryTokenizer, rev: RevisionStats, p: Ra
 }
 
 /** Head revisions of the named repositories (all when none are named); REPO_NOT_FOUND for an unknown name. */
-async function heads(sql: Sql, names: readonly string[] | undefined): Promise<RevisionStats[]> {
+export async function heads(sql: Sql, names: readonly string[] | undefined): Promise<RevisionStats[]> {
   const all = !names || names.length === 0;
   const rows = (
     await sql(
@@ -145,21 +145,38 @@ function toResult(p: Picked, body: Buffer | undefined, marks: ReadonlySet<string
   return { ...result, repo: p.rev.name };
 }
 
-/** Team search over the head revisions of `options.repos` (all when absent). */
-export async function searchTeam(db: PgDb, tok: QueryTokenizer, query: string, options: TeamSearchOptions = {}, config = DEFAULT_CONFIG.search): Promise<TeamSearchResponse> {
-  const started = performance.now();
+/** The ranked hits of every repository, merged by score (unrounded), best first; `k` of them. */
+export interface TeamRanking {
+  readonly revs: readonly RevisionStats[];
+  readonly outcomes: readonly RepoOutcome[];
+  readonly top: ReadonlyArray<{ readonly p: Picked; readonly marks: ReadonlySet<string> }>;
+}
+
+/** Checks and resolves the options of a team search into ranking parameters. */
+export function teamRankParams(query: string, options: TeamSearchOptions, config = DEFAULT_CONFIG.search): RankParams {
   const k = options.k ?? 10;
   if (!Number.isInteger(k) || k < 1 || k > 100) throw new EngineError('INVALID_ARGUMENT', { name: 'k', reason: 'must be an integer from 1 to 100' });
   if (typeof query !== 'string') throw new EngineError('INVALID_ARGUMENT', { name: 'query', reason: 'must be a string' });
   if (options.filters?.where && Object.keys(options.filters.where).length > 0) throw new EngineError('INVALID_ARGUMENT', { name: 'where', reason: 'document field filters are not supported by the team index' });
-  const params: RankParams = { query: lexicalQuery(query), limit: k, files: options.files ?? false, weights: config.weights, ranking: config.ranking, filter: compileFilters(options.filters ?? {}) };
+  return { query: lexicalQuery(query), limit: k, files: options.files ?? false, weights: config.weights, ranking: config.ranking, filter: compileFilters(options.filters ?? {}) };
+}
+
+/** Ranks every named repository (inside one read snapshot `sql`) and merges them by score. */
+export async function rankTeam(sql: Sql, tok: QueryTokenizer, params: RankParams, repos: readonly string[] | undefined): Promise<TeamRanking> {
+  const revs = await heads(sql, repos);
+  const outcomes: RepoOutcome[] = [];
+  for (const rev of revs) outcomes.push(await rankRepo(sql, tok, rev, params));
+  const picked = outcomes.flatMap((o, i) => o.picked.map((p) => ({ p, marks: o.marks, order: i })));
+  picked.sort((a, b) => b.p.score - a.p.score || a.order - b.order);
+  return { revs, outcomes, top: picked.slice(0, params.limit) };
+}
+
+/** Team search over the head revisions of `options.repos` (all when absent). */
+export async function searchTeam(db: PgDb, tok: QueryTokenizer, query: string, options: TeamSearchOptions = {}, config = DEFAULT_CONFIG.search): Promise<TeamSearchResponse> {
+  const started = performance.now();
+  const params = teamRankParams(query, options, config);
   return db.read(async (sql) => {
-    const revs = await heads(sql, options.repos);
-    const outcomes: RepoOutcome[] = [];
-    for (const rev of revs) outcomes.push(await rankRepo(sql, tok, rev, params));
-    const picked = outcomes.flatMap((o, i) => o.picked.map((p) => ({ p, marks: o.marks, order: i })));
-    picked.sort((a, b) => b.p.score - a.p.score || a.order - b.order);
-    const top = picked.slice(0, k);
+    const { revs, outcomes, top } = await rankTeam(sql, tok, params, options.repos);
     const texts = await chunkTexts(sql, top.map((t) => t.p));
     const results = top.map((t) => toResult(t.p, texts.get(`${t.p.rev.repoId}:${t.p.hit.fileHash}`), t.marks, options.explain ?? false));
     const first = outcomes[0];

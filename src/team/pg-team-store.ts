@@ -5,11 +5,11 @@
 import { PgDb, type PgDbOptions } from './pg-db.js';
 import { migrateTeamDb } from './pg-migrate.js';
 import { beginRevision, ensureRepo, missing, putChunks, putContents, putVectors, REPO_COLUMNS, repoRow } from './pg-push.js';
-import { abortRevision, commitRevision, gc } from './pg-revision.js';
+import { abortRevision, commitRevision, gc, putFiles } from './pg-revision.js';
 import { searchTeam } from './pg-search.js';
 import { searchTeamText } from './pg-text.js';
-import { searchTeamVectors } from './pg-vectors.js';
-import { QueryTokenizer } from '../store/query-tokenizer.js';
+import { searchTeamVectors, TeamVectorCache } from './pg-vectors.js';
+import { QueryTokenizer } from './query-tokenizer.js';
 import type { ChunkPayload, ContentPayload, OpenRevision, PushManifest, TeamSearchOptions, TeamStore, TeamTextOptions, VectorPayload } from './team-store.js';
 
 export type TeamStoreOptions = PgDbOptions;
@@ -19,6 +19,7 @@ export const STALE_REVISION_MS = 60 * 60 * 1000;
 
 class PgTeamStore implements TeamStore {
   private tokenizer: QueryTokenizer | undefined;
+  private readonly vectors = new TeamVectorCache();
 
   constructor(private readonly db: PgDb) {}
 
@@ -37,12 +38,13 @@ class PgTeamStore implements TeamStore {
   putChunks = (revision: OpenRevision, chunks: readonly ChunkPayload[]) => putChunks(this.db, revision, chunks);
   putContents = (revision: OpenRevision, contents: readonly ContentPayload[]) => putContents(this.db, revision, contents);
   putVectors = (revision: OpenRevision, vectors: VectorPayload) => putVectors(this.db, revision, vectors);
+  putFiles = (revision: OpenRevision, files: PushManifest['files']) => putFiles(this.db, revision, files);
   commitRevision = (revision: OpenRevision, manifest: PushManifest) => commitRevision(this.db, revision, manifest);
   abortRevision = (revision: OpenRevision) => abortRevision(this.db, revision);
   gc = (options: { olderThanMs?: number } = {}) => gc(this.db, options.olderThanMs ?? STALE_REVISION_MS);
   search = (query: string, options: TeamSearchOptions = {}) => searchTeam(this.db, this.words(), query, options);
   searchText = (query: string, options: TeamTextOptions = {}) => searchTeamText(this.db, query, options);
-  searchVectors = (query: Float32Array, model: string, options: { repos?: readonly string[]; k?: number } = {}) => searchTeamVectors(this.db, query, model, options);
+  searchVectors = (query: Float32Array, model: string, options: { repos?: readonly string[]; k?: number } = {}) => searchTeamVectors(this.db, this.vectors, query, model, options);
 
   async sizeOnDisk(): Promise<number> {
     const row = (await this.db.query("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 AS n FROM pg_class c WHERE c.relkind = 'r' AND c.relname LIKE 'team\\_%'")).rows[0];

@@ -185,7 +185,13 @@ export interface TeamStore {
   /** Stores chunk vectors of one model for the repository. */
   putVectors(revision: OpenRevision, vectors: VectorPayload): Promise<void>;
   /**
-   * Writes the manifest and makes the revision the head, in one transaction. Refused whole
+   * Adds manifest files (with their chunks) to an open revision, for a manifest too large for one
+   * request: still invisible until `commitRevision`. PUSH_INVALID when a file names uploads the
+   * repository lacks, or a path is already in the revision.
+   */
+  putFiles(revision: OpenRevision, files: PushManifest['files']): Promise<void>;
+  /**
+   * Writes the manifest's files (added to those of `putFiles`) and makes the revision the head, in one transaction. Refused whole
    * (PUSH_INVALID) when it names postings or bodies the repository lacks, or is malformed;
    * REVISION_NOT_OPEN when the revision was committed, aborted or collected meanwhile.
    */
