@@ -166,7 +166,9 @@ export async function pushIndex(source: PushSource, options: PushOptions): Promi
         w.sent.vectors += batch.length;
       }
     }
-    const done = (await w.post('commit', { ...rev, manifest })) as { revision: number; files: number; chunks: number; previous: number | null };
+    // the manifest in batches too (each invisible until the commit), the commit itself small
+    for (const batch of batches(manifest.files, limit)) await w.post('files', { ...rev, files: batch });
+    const done = (await w.post('commit', { ...rev, manifest: { files: [] } })) as { revision: number; files: number; chunks: number; previous: number | null };
     return { repo, revision: done.revision, previous: done.previous, files: done.files, chunks: done.chunks, sent: { ...w.sent }, skipped: { chunks: all.chunks.length - lacking.chunks.length, contents: all.contents.length - lacking.contents.length } };
   } catch (err) {
     await w.post('abort', rev).catch(() => undefined);

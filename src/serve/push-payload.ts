@@ -78,6 +78,7 @@ export const pushBodies = {
   chunks: z.object({ repo, revision, base, chunks: z.array(chunkPayload).max(MAX_ITEMS_PER_BATCH) }).strict(),
   contents: z.object({ repo, revision, base, contents: z.array(contentPayload).max(MAX_ITEMS_PER_BATCH) }).strict(),
   vectors: z.object({ repo, revision, base, model: z.string().min(1).max(200), vectors: z.array(vectorEntry).max(MAX_ITEMS_PER_BATCH) }).strict(),
+  files: z.object({ repo, revision, base, files: z.array(manifestFile).max(MAX_ITEMS_PER_BATCH) }).strict(),
   commit: z.object({ repo, revision, base, manifest }).strict(),
   abort: z.object({ repo, revision, base }).strict(),
 } as const;
@@ -101,11 +102,13 @@ export function parsePushBody<S extends PushStep>(step: S, body: unknown): PushB
 export const asChunks = (b: PushBody<'chunks'>): ChunkPayload[] => b.chunks;
 export const asContents = (b: PushBody<'contents'>): ContentPayload[] => b.contents;
 export const asManifest = (b: PushBody<'commit'>): PushManifest => b.manifest as PushManifest;
+export const asFiles = (b: PushBody<'files'>): PushManifest['files'] => b.files as PushManifest['files'];
 
 /** Bytes a batch adds to the push (what serve.maxPushBytes counts): bodies and postings as sent. */
 export function payloadBytes(step: PushStep, body: PushBody<PushStep>): number {
   if (step === 'contents') return (body as PushBody<'contents'>).contents.reduce((n, c) => n + Buffer.byteLength(c.body), 0);
   if (step === 'chunks') return (body as PushBody<'chunks'>).chunks.reduce((n, c) => n + c.postings.reduce((m, p) => m + p[0].length + 4 * (p[2].length + 2), 8), 0);
   if (step === 'vectors') return (body as PushBody<'vectors'>).vectors.reduce((n, v) => n + v[1].length, 0);
+  if (step === 'files') return (body as PushBody<'files'>).files.reduce((n, f) => n + f.path.length + 200 * (f.chunks.length + 1), 0);
   return 0;
 }

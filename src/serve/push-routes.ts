@@ -1,7 +1,7 @@
 import { EngineError } from '../core/errors.js';
 import type { OpenRevision, TeamStore } from '../team/team-store.js';
 import type { AccessControl, Principal } from './access.js';
-import { asChunks, asContents, asManifest, parsePushBody, payloadBytes, type PushBody, type PushStep } from './push-payload.js';
+import { asChunks, asContents, asFiles, asManifest, parsePushBody, payloadBytes, type PushBody, type PushStep } from './push-payload.js';
 
 /**
  * Bytes received per open revision, against serve.maxPushBytes. Owned by one server instance; an
@@ -84,17 +84,18 @@ export async function runPushStep(step: PushStep, raw: unknown, ctx: PushContext
       return { aborted: b.revision };
     }
     default:
-      return storeBatch(step, body as PushBody<'chunks' | 'contents' | 'vectors'>, ctx);
+      return storeBatch(step, body as PushBody<'chunks' | 'contents' | 'vectors' | 'files'>, ctx);
   }
 }
 
-async function storeBatch(step: PushStep, body: PushBody<'chunks' | 'contents' | 'vectors'>, ctx: PushContext): Promise<unknown> {
+async function storeBatch(step: PushStep, body: PushBody<'chunks' | 'contents' | 'vectors' | 'files'>, ctx: PushContext): Promise<unknown> {
   const rev = open(body);
   const bytes = payloadBytes(step, body);
   try {
     ctx.budget.add(rev.id, bytes);
     if (step === 'chunks') await ctx.store.putChunks(rev, asChunks(body as PushBody<'chunks'>));
     else if (step === 'contents') await ctx.store.putContents(rev, asContents(body as PushBody<'contents'>));
+    else if (step === 'files') await ctx.store.putFiles(rev, asFiles(body as PushBody<'files'>));
     else {
       const b = body as PushBody<'vectors'>;
       await ctx.store.putVectors(rev, { model: b.model, vectors: b.vectors.map(([hash, v]) => [hash, new Uint8Array(Buffer.from(v, 'base64'))] as const) });
@@ -103,7 +104,7 @@ async function storeBatch(step: PushStep, body: PushBody<'chunks' | 'contents' |
     if (err instanceof EngineError && (err.code === 'PUSH_INVALID' || err.code === 'TOO_LARGE')) await drop(ctx, rev);
     throw err;
   }
-  const items = step === 'chunks' ? (body as PushBody<'chunks'>).chunks.length : step === 'contents' ? (body as PushBody<'contents'>).contents.length : (body as PushBody<'vectors'>).vectors.length;
+  const items = 'chunks' in body ? body.chunks.length : 'contents' in body ? body.contents.length : 'files' in body ? body.files.length : body.vectors.length;
   return { stored: items, bytes };
 }
 

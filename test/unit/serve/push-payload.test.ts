@@ -48,6 +48,7 @@ const bodies: Record<PushStep, fc.Arbitrary<Record<string, unknown>>> = {
   chunks: fc.record({ ...rev, chunks: fc.array(fc.record({ hash: hex64, length: nat, postings: fc.array(fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.nat({ max: 5 }), fc.array(nat, { minLength: 1, maxLength: 4 })), { maxLength: 4 }) }), { maxLength: 3 }) }),
   contents: fc.record({ ...rev, contents: fc.array(fc.record({ hash: hex64, body: fc.string({ maxLength: 200 }) }), { maxLength: 3 }) }),
   vectors: fc.record({ ...rev, model: fc.constant('builtin@256@1'), vectors: fc.array(fc.tuple(hex64, fc.base64String({ maxLength: 40 })), { maxLength: 3 }) }),
+  files: fc.record({ ...rev, files: fc.uniqueArray(file, { selector: (f) => f.path, maxLength: 4 }) }),
   commit: fc.record({ ...rev, manifest: fc.uniqueArray(file, { selector: (f) => f.path, maxLength: 4 }).map((files) => ({ files })) }),
   abort: fc.record(rev),
 };
