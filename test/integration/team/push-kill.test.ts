@@ -25,6 +25,7 @@ const KILL_POINTS: readonly (readonly [step: string, nth: number])[] = [
   ['contents', 4],
   ['chunks', 2],
   ['chunks', 6],
+  ['files', 2],
 ];
 
 describe.runIf(pgTestsEnabled())('a push killed with SIGKILL leaves the previous revision served', () => {
