@@ -1,7 +1,7 @@
 /**
  * Pushes killed with SIGKILL at random moments (issue 23): each round changes a file of the
- * repository, starts `scry push` as a child process, kills it after a random delay within the
- * measured length of a whole push, then checks that the server still serves a whole revision:
+ * repository, starts `scry push` as a child process, kills it a random delay after its local pass
+ * ended (within the measured length of an incremental push's network phase), then checks that the server still serves a whole revision:
  * the previous one (same revision id, same results) unless the push had committed first.
  */
 import { spawn } from 'node:child_process';
@@ -31,7 +31,7 @@ export interface KillReport {
   /** Rounds where neither held: must be 0. */
   readonly broken: number;
   readonly delaysMs: readonly number[];
-  /** Wall time of an unkilled incremental `scry push` (process start-up included). */
+  /** Wall time of the network phase (after the local pass) of an unkilled incremental `scry push`. */
   readonly incrementalPushMs: number;
 }
 
@@ -46,14 +46,24 @@ async function served(opts: KillOptions, repo: string): Promise<Served> {
   return { revision: body.meta.repos[0]!.revision, results: JSON.stringify(body.results.map((r) => [r.path, r.startLine, r.score])) };
 }
 
-function pushChild(opts: KillOptions, repo: string): ReturnType<typeof spawn> {
-  return spawn(process.execPath, [...opts.cliArgs, 'push', opts.dir, '--db', opts.db, '--server', opts.server, '--repo', repo, '--batch-kb', '64', '--json'], { env: { PATH: process.env.PATH ?? '', ...opts.env, SCRY_TOKEN: opts.token }, stdio: ['ignore', 'ignore', 'pipe'] });
+/** `scry push` as a child; `indexed` resolves when it reports its local pass done (the network phase starts). */
+function pushChild(opts: KillOptions, repo: string): { child: ReturnType<typeof spawn>; indexed: Promise<void> } {
+  const child = spawn(process.execPath, [...opts.cliArgs, 'push', opts.dir, '--db', opts.db, '--server', opts.server, '--repo', repo, '--batch-kb', '64'], { env: { PATH: process.env.PATH ?? '', ...opts.env, SCRY_TOKEN: opts.token }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const indexed = new Promise<void>((resolve) => {
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('scry: indexed ')) resolve();
+    });
+  });
+  return { child, indexed };
 }
 
-/** One whole (unkilled) push of the current tree; its wall time. */
+/** One whole (unkilled) push of the current tree: the wall time of its network phase (after the local pass). */
 async function wholePush(opts: KillOptions, repo: string): Promise<number> {
-  const t0 = performance.now();
-  const child = pushChild(opts, repo);
+  const { child, indexed } = pushChild(opts, repo);
+  let t0 = performance.now();
+  void indexed.then(() => (t0 = performance.now()));
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`a push of ${repo} failed (exit ${code})`);
   return performance.now() - t0;
@@ -68,7 +78,7 @@ export async function killedPushes(opts: KillOptions): Promise<KillReport> {
   const random = prng(opts.seed);
   await wholePush(opts, repo); // the first revision (a full local index)
   appendFileSync(join(opts.dir, 'package.json'), `\n`);
-  // how long an incremental push takes, start-up included: the kill moments are drawn within it
+  // how long the network phase of an incremental push takes: the kill moments are drawn within it
   const wholeMs = await wholePush(opts, repo);
   let previousServed = 0;
   let completed = 0;
@@ -79,9 +89,11 @@ export async function killedPushes(opts: KillOptions): Promise<KillReport> {
     appendFileSync(join(opts.dir, 'package.json'), `\n`); // a change: the next revision differs
     const delay = Math.round(random() * wholeMs);
     delaysMs.push(delay);
-    const child = pushChild(opts, repo);
+    const { child, indexed } = pushChild(opts, repo);
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    const timer = setTimeout(() => child.kill('SIGKILL'), delay);
+    let timer: NodeJS.Timeout | undefined;
+    // the moment is drawn within the network phase: from the end of the local pass to the commit
+    void indexed.then(() => (timer = setTimeout(() => child.kill('SIGKILL'), delay)));
     const [exitCode, signal] = await exited;
     clearTimeout(timer);
     const after = await served(opts, repo);

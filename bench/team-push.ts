@@ -165,7 +165,7 @@ async function main(): Promise<void> {
     const killDir = join(t.dir, 'kill-repo');
     cpSync(packages.find((p) => p.name === biggest.name)!.dir, killDir, { recursive: true });
     const kills = await killedPushes({ cliArgs: CLI_ARGS, server: serve.url, token: TOKEN, dir: killDir, db: join(t.dir, 'kill.db'), rounds: KILLS, env, seed: 7 });
-    console.log(`killed pushes: ${kills.previousServed} killed before their commit, each leaving the previous revision served with the same results; ${kills.broken} broken; ${kills.completed} more finished before their kill moment (an incremental push takes ${kills.incrementalPushMs} ms)`);
+    console.log(`killed pushes: ${kills.previousServed} killed before their commit, each leaving the previous revision served with the same results; ${kills.broken} broken; ${kills.completed} more finished before their kill moment (the network phase of an incremental push takes ${kills.incrementalPushMs} ms)`);
 
     const file = writeResult('team-push', {
       env: env0,
