@@ -279,7 +279,7 @@ function buildProgram(io: CliIO, result: CommandResult): Command {
     .option('--config <file>', 'JSON file with the "serve" settings: tokens, anonymousRead, maxBodyBytes, maxManifestBytes, maxPushBytes, staleRevisionMs (default: scry.config.json in the current directory)')
     .option('--json', 'print {url, mcp, schema, migratedFrom, tokens} on stdout once listening')
     .addHelpText('after', '\nExamples:\n  SCRY_SERVE_TOKENS=\'{"ci-3f9a6c1e8b7d2a40": {"read": ["*"], "push": ["*"]}}\' scry serve --db postgres://scry@localhost/scry\n  curl -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:7334/api/search?repo=api&q=retry+delay"')
-    .action(run(() => import('./commands/serve-command.js').then((m) => m.serveCommand)));
+    .action(run(() => import('./commands/serve-command.js').then((m) => m.serveCommandFor(VERSION))));
 
   program
     .command('push')

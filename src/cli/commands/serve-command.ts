@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { EngineError } from '../../index.js';
 import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../../serve/team-server.js';
 import { startServe } from '../../serve/serve-main.js';
@@ -23,9 +22,14 @@ function untilSignal(): { promise: Promise<void>; dispose: () => void } {
   return { promise, dispose: () => (process.off('SIGINT', done), process.off('SIGTERM', done)) };
 }
 
+/** `serveCommand` for the command table: the CLI's version (read once by main.ts) bound in. */
+export const serveCommandFor =
+  (version: string) =>
+  (io: CliIO, flags: ServeFlags): Promise<number> =>
+    serveCommand(io, flags, version);
+
 /** `scry serve --db postgres://…`: the team index over HTTP until SIGINT/SIGTERM. */
-export async function serveCommand(io: CliIO, flags: ServeFlags): Promise<number> {
-  const version = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+export async function serveCommand(io: CliIO, flags: ServeFlags, version: string): Promise<number> {
   if (flags.db === undefined) throw new EngineError('INVALID_ARGUMENT', { name: '--db', reason: 'scry serve needs --db postgres://USER@HOST/DATABASE' });
   const port = flags.port === undefined ? DEFAULT_SERVE_PORT : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new EngineError('INVALID_ARGUMENT', { name: '--port', reason: `"${flags.port}" is not an integer from 0 to 65535` });

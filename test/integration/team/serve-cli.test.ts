@@ -9,7 +9,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { spawnCli, startCli } from '../../helpers/cli.js';
+import { BIN, ensureFreshDist } from '../../helpers/fresh-dist.js';
 import { pgTestsEnabled, startPgCluster, type PgCluster } from '../../helpers/pg-cluster.js';
 import { isolatedEnv, tempDir } from '../../helpers/temp.js';
 import { ALPHA_FILES, call, search, TOKEN_SCOPES, TOKENS, writeRepo } from './serve-helpers.js';
@@ -94,6 +96,18 @@ describe.runIf(pgTestsEnabled())('scry serve and scry push from the command line
     expect(tooNew.code).toBe(5);
     expect(tooNew.stderr).toContain('TEAM_DB_TOO_NEW');
   });
+
+  it('the bundled CLI (bin/scry.js) loads serve and reports an unreachable database as TEAM_DB_FAILED (exit 5)', () => {
+    ensureFreshDist();
+    const r = spawnSync(process.execPath, [BIN, 'serve', '--db', `postgres://scry@localhost/scry?host=${encodeURIComponent(join(t.dir, 'no-socket-here'))}`, '--port', '0', '--json'], {
+      cwd: t.dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', ...env, SCRY_SERVE_TOKENS: JSON.stringify(TOKEN_SCOPES) },
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(5);
+    expect(JSON.parse(r.stderr).error.code).toBe('TEAM_DB_FAILED');
+  }, 300_000);
 
   it('stops on SIGTERM with exit code 0', async () => {
     serve.kill('SIGTERM');
