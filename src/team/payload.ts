@@ -8,6 +8,19 @@ import { CONTENT_TYPES } from '../core/file.js';
 import { contentHash } from '../core/hash.js';
 import { FTS_COLUMNS, type ChunkPayload, type ContentPayload, type ManifestFile, type PushManifest } from './team-store.js';
 
+/** Longest term a posting may carry (FTS5 keeps a 1,025-digit constant of decimal.js whole). */
+export const MAX_TERM_CHARS = 65_536;
+/** Terms longer than this many UTF-8 bytes are stored under `termKey` (a B-tree entry holds about 2.7 KB). */
+const MAX_TERM_KEY_BYTES = 512;
+
+/**
+ * How the team index stores a term: itself, or, past 512 bytes, its first 128 characters, `#` and
+ * its sha256 (query terms go through the same function, so a long term still matches itself).
+ */
+export function termKey(term: string): string {
+  return Buffer.byteLength(term, 'utf8') <= MAX_TERM_KEY_BYTES ? term : `${term.slice(0, 128)}#${contentHash(term)}`;
+}
+
 /** Longest repository name. */
 export const MAX_REPO_NAME = 200;
 const REPO_NAME = /^[A-Za-z0-9_@-][A-Za-z0-9._/@-]*$/;
@@ -40,7 +53,7 @@ export function checkChunkPayload(chunk: ChunkPayload): void {
   let prev: readonly [string, number] | undefined;
   let tokens = 0;
   for (const p of chunk.postings) {
-    if (!Array.isArray(p) || p.length !== 3 || typeof p[0] !== 'string' || p[0].length === 0 || p[0].length > 1000 || p[0].includes('\0')) throw bad(`chunk ${chunk.hash}: malformed posting`);
+    if (!Array.isArray(p) || p.length !== 3 || typeof p[0] !== 'string' || p[0].length === 0 || p[0].length > MAX_TERM_CHARS || p[0].includes('\0')) throw bad(`chunk ${chunk.hash}: malformed posting`);
     if (!isInt(p[1]) || p[1] >= FTS_COLUMNS.length || !Array.isArray(p[2]) || p[2].length === 0) throw bad(`chunk ${chunk.hash}: malformed posting`);
     if (prev && (prev[0] > p[0] || (prev[0] === p[0] && prev[1] >= p[1]))) throw bad(`chunk ${chunk.hash}: postings not sorted by term, column`);
     let last = -1;

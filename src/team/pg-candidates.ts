@@ -7,6 +7,7 @@ import type { ChunkKind } from '../core/chunk.js';
 import type { ContentType } from '../core/file.js';
 import type { FtsCandidate, FtsFilter } from '../store/search-repo.js';
 import { fts5Bm25, parseFtsExpression, type ScoredRow } from './fts5-bm25.js';
+import { termKey } from './payload.js';
 import type { Sql } from './pg-db.js';
 
 /** A repository's head revision and its BM25 totals (FTS5's row count and token count). */
@@ -23,34 +24,35 @@ export interface RevisionStats {
 export async function documentFrequencies(sql: Sql, rev: RevisionStats, terms: readonly string[]): Promise<Map<string, number>> {
   const unique = [...new Set(terms)];
   if (unique.length === 0) return new Map();
+  const byKey = new Map(unique.map((t) => [termKey(t), t]));
   const rows = (
     await sql(
       `SELECT p.term, sum(rd.n)::int AS df FROM (SELECT DISTINCT term, doc_id FROM team_postings WHERE repo_id = $1 AND term = ANY($2::text[])) p
        JOIN team_revision_docs rd ON rd.revision_id = $3 AND rd.doc_id = p.doc_id GROUP BY p.term`,
-      [rev.repoId, unique, rev.revision],
+      [rev.repoId, [...byKey.keys()], rev.revision],
     )
   ).rows;
-  return new Map(rows.map((r) => [String(r['term']), Number(r['df'])]));
+  return new Map(rows.map((r) => [byKey.get(String(r['term']))!, Number(r['df'])]));
 }
 
 /** Every posting of `terms` in the revision, grouped by doc (a posting set shared by `multiplicity` chunk rows). */
 export async function revisionPostings(sql: Sql, rev: RevisionStats, terms: readonly string[]): Promise<Map<number, ScoredRow>> {
-  const unique = [...new Set(terms)];
+  const byKey = new Map([...new Set(terms)].map((t) => [termKey(t), t]));
   const out = new Map<number, { postings: Map<string, Map<number, number[]>>; length: number; multiplicity: number }>();
-  if (unique.length === 0) return out;
+  if (byKey.size === 0) return out;
   const rows = (
     await sql(
       `SELECT p.doc_id, p.term, p.col, p.positions, rd.n, d.length FROM team_postings p
        JOIN team_revision_docs rd ON rd.revision_id = $3 AND rd.doc_id = p.doc_id JOIN team_docs d ON d.id = p.doc_id
        WHERE p.repo_id = $1 AND p.term = ANY($2::text[])`,
-      [rev.repoId, unique, rev.revision],
+      [rev.repoId, [...byKey.keys()], rev.revision],
     )
   ).rows;
   for (const r of rows) {
     const id = Number(r['doc_id']);
     let doc = out.get(id);
     if (!doc) out.set(id, (doc = { postings: new Map(), length: Number(r['length']), multiplicity: Number(r['n']) }));
-    const term = String(r['term']);
+    const term = byKey.get(String(r['term']))!;
     let cols = doc.postings.get(term);
     if (!cols) doc.postings.set(term, (cols = new Map()));
     cols.set(Number(r['col']), r['positions'] as number[]);

@@ -4,7 +4,7 @@
  * one transaction; searches read in REPEATABLE READ snapshots, so they see one revision whole.
  */
 import { EngineError } from '../core/errors.js';
-import { checkChunkPayload, checkContentPayload, checkRepoName } from './payload.js';
+import { checkChunkPayload, checkContentPayload, checkRepoName, termKey } from './payload.js';
 import type { PgDb, Sql } from './pg-db.js';
 import type { ChunkPayload, ContentPayload, OpenRevision, TeamRepo, VectorPayload } from './team-store.js';
 
@@ -93,7 +93,7 @@ export async function putChunks(db: PgDb, revision: OpenRevision, chunks: readon
         const id = ids.get(c.hash);
         if (id === undefined) continue; // already stored (content-addressed)
         for (const [term, col, pos] of c.postings) {
-          terms.push(term);
+          terms.push(termKey(term));
           docs.push(id);
           cols.push(col);
           positions.push(`{${pos.join(',')}}`);

@@ -171,12 +171,41 @@ export async function rankTeam(sql: Sql, tok: QueryTokenizer, params: RankParams
   return { revs, outcomes, top: picked.slice(0, params.limit) };
 }
 
+/** Repositories ranked at once when a search covers several, each in its own read snapshot. */
+const PARALLEL_REPOSITORIES = 4;
+
+/**
+ * Ranks each repository in its own REPEATABLE READ snapshot, up to `PARALLEL_REPOSITORIES` at a
+ * time over the pool: every repository is read at one revision, whole (a push committing meanwhile
+ * is seen for all of that repository or none of it), and merged by score as `rankTeam` merges.
+ */
+async function rankParallel(db: PgDb, tok: QueryTokenizer, params: RankParams, repos: readonly string[] | undefined): Promise<TeamRanking> {
+  const names = (await db.read((sql) => heads(sql, repos))).map((r) => r.name);
+  const ranked: Array<TeamRanking | undefined> = new Array(names.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < names.length) {
+      const i = next++;
+      ranked[i] = await db.read((sql) => rankTeam(sql, tok, params, [names[i]!]));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_REPOSITORIES, names.length) }, worker));
+  const parts = ranked.filter((r): r is TeamRanking => r !== undefined);
+  const revs = parts.flatMap((r) => r.revs);
+  const outcomes = parts.flatMap((r) => r.outcomes);
+  const picked = parts.flatMap((r, i) => r.top.map((t) => ({ ...t, order: i })));
+  picked.sort((a, b) => b.p.score - a.p.score || a.order - b.order);
+  return { revs, outcomes, top: picked.slice(0, params.limit) };
+}
+
 /** Team search over the head revisions of `options.repos` (all when absent). */
 export async function searchTeam(db: PgDb, tok: QueryTokenizer, query: string, options: TeamSearchOptions = {}, config = DEFAULT_CONFIG.search): Promise<TeamSearchResponse> {
   const started = performance.now();
   const params = teamRankParams(query, options, config);
+  const single = options.repos?.length === 1;
+  const ranking = single ? undefined : await rankParallel(db, tok, params, options.repos);
   return db.read(async (sql) => {
-    const { revs, outcomes, top } = await rankTeam(sql, tok, params, options.repos);
+    const { revs, outcomes, top } = ranking ?? (await rankTeam(sql, tok, params, options.repos));
     const texts = await chunkTexts(sql, top.map((t) => t.p));
     const results = top.map((t) => toResult(t.p, texts.get(`${t.p.rev.repoId}:${t.p.hit.fileHash}`), t.marks, options.explain ?? false));
     const first = outcomes[0];

@@ -5,7 +5,7 @@
 import { PgDb, type PgDbOptions } from './pg-db.js';
 import { migrateTeamDb } from './pg-migrate.js';
 import { beginRevision, ensureRepo, missing, putChunks, putContents, putVectors, REPO_COLUMNS, repoRow } from './pg-push.js';
-import { abortRevision, commitRevision, gc, putFiles } from './pg-revision.js';
+import { abortRevision, analyzeIfStale, commitRevision, gc, putFiles } from './pg-revision.js';
 import { searchTeam } from './pg-search.js';
 import { searchTeamText } from './pg-text.js';
 import { searchTeamVectors, TeamVectorCache } from './pg-vectors.js';
@@ -39,7 +39,11 @@ class PgTeamStore implements TeamStore {
   putContents = (revision: OpenRevision, contents: readonly ContentPayload[]) => putContents(this.db, revision, contents);
   putVectors = (revision: OpenRevision, vectors: VectorPayload) => putVectors(this.db, revision, vectors);
   putFiles = (revision: OpenRevision, files: PushManifest['files']) => putFiles(this.db, revision, files);
-  commitRevision = (revision: OpenRevision, manifest: PushManifest) => commitRevision(this.db, revision, manifest);
+  async commitRevision(revision: OpenRevision, manifest: PushManifest) {
+    const committed = await commitRevision(this.db, revision, manifest);
+    await analyzeIfStale(this.db);
+    return committed;
+  }
   abortRevision = (revision: OpenRevision) => abortRevision(this.db, revision);
   gc = (options: { olderThanMs?: number } = {}) => gc(this.db, options.olderThanMs ?? STALE_REVISION_MS);
   search = (query: string, options: TeamSearchOptions = {}) => searchTeam(this.db, this.words(), query, options);
