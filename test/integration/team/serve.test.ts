@@ -144,6 +144,22 @@ describe.runIf(pgTestsEnabled())('scry serve and scry push', () => {
       await call(`${server.url}/api/push/abort`, TOKENS.ADMIN, { method: 'POST', body: JSON.stringify({ repo: 'beta', revision: begun.revision, base: begun.base }) });
     });
 
+    it('anonymous reads only where serve.anonymousRead allows, and never pushes', async () => {
+      const open = await startTestServer(t.dir, cluster.url, { anonymousRead: ['beta'] });
+      try {
+        const beta = await search(open.url, undefined, { repo: 'beta', q: 'betaonlyword' });
+        expect(beta.body.results.map((h: { repo: string; path: string }) => `${h.repo}:${h.path}`)).toEqual(['beta:lib/billing.py']);
+        expect((await search(open.url, undefined, { repo: 'alpha', q: 'retry' })).status).toBe(403);
+        const all = await search(open.url, undefined, { q: 'retry backoff', k: '20' });
+        expect(new Set(all.body.results.map((h: { repo: string }) => h.repo))).toEqual(new Set(['beta']));
+        expect((await call(`${open.url}/api/push/begin`, undefined, { method: 'POST', body: JSON.stringify({ repo: 'beta' }) })).status).toBe(403);
+        // a wrong token is still refused, not treated as anonymous
+        expect((await search(open.url, 'token-unknown-0123456789abcdef', { repo: 'beta', q: 'retry' })).status).toBe(401);
+      } finally {
+        await open.close();
+      }
+    });
+
     describe('MCP at /mcp', () => {
       let alpha: Client;
       let none: Client;
