@@ -76,6 +76,19 @@ module.exports = {
       to: { path: '(^|/)node_modules/(@photostructure/sqlite|better-sqlite3)/|^(node:)?sqlite$' },
     },
     {
+      name: 'serve-is-a-surface',
+      comment: 'serve/ (scry serve and scry push, issue 23) sits beside mcp and cli: it uses the team store, config (tokens, limits) and the MCP transport; only cli imports it',
+      severity: 'error',
+      from: { path: '^src/serve/' },
+      to: { path: '^src/(discover|parse|store|embed|rerank|lsp|indexer|search|workspace|watch|context|freshness|engine|tools|agent|eval|cli)/' },
+    },
+    {
+      name: 'only-cli-imports-serve',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(serve|cli)/' },
+      to: { path: '^src/serve/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -48,6 +48,9 @@ const BY_CODE: Record<ErrorCode, number> = {
   REPO_NOT_FOUND: EXIT.notFound,
   PUSH_INVALID: EXIT.usage,
   REVISION_NOT_OPEN: EXIT.usage,
+  AUTH_REQUIRED: EXIT.denied,
+  ACCESS_DENIED: EXIT.denied,
+  SERVER_FAILED: EXIT.failure,
 };
 
 export function exitCodeFor(code: ErrorCode): number {

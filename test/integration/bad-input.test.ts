@@ -119,6 +119,7 @@ describe('bad input: clear errors with stable codes, nothing lost', () => {
       'LSP_FAILED', 'LSP_TIMEOUT',
       'COLLECTION_NOT_FOUND', 'COLLECTION_EXISTS', 'COLLECTION_REGISTRY_CORRUPT',
       'TEAM_DB_TOO_NEW', 'TEAM_DB_FAILED', 'REPO_NOT_FOUND', 'PUSH_INVALID', 'REVISION_NOT_OPEN',
+      'AUTH_REQUIRED', 'ACCESS_DENIED', 'SERVER_FAILED',
     ]);
   });
 });
