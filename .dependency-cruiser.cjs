@@ -1,9 +1,11 @@
 /**
  * Dependency direction from ../shared/STYLE.md §2, enforced in `npm run lint`:
  *   core ← config ← { discover | parse | store | embed | rerank | lsp } ← { indexer | search | workspace | watch }
- *        ← { context | freshness } ← engine ← src/index.ts ← tools ← agent ← { mcp | cli }
+ *        ← { context | freshness | team } ← engine ← src/index.ts ← tools ← agent ← { mcp | cli }
+ * team/ (issue 23, the PostgreSQL team index) reads local indexes through store/ and ranks with
+ * search/'s pure functions; it is the one folder besides store/ that runs SQL (PostgreSQL's).
  */
-const layers = ['core', 'config', 'discover|parse|store|embed|rerank|lsp', 'indexer|search|workspace|watch', 'context|freshness', 'engine'];
+const layers = ['core', 'config', 'discover|parse|store|embed|rerank|lsp', 'indexer|search|workspace|watch', 'context|freshness|team', 'engine'];
 
 /** Folders a given folder may NOT import: everything at or to the right of its layer, except itself. */
 function forbiddenFor(index) {
@@ -45,7 +47,7 @@ module.exports = {
       comment: 'tools, eval, agent, mcp and cli talk to the engine through src/index.ts only',
       severity: 'error',
       from: { path: '^src/(tools|eval|agent|mcp|cli)/' },
-      to: { path: '^src/(config|discover|parse|store|embed|rerank|lsp|indexer|search|workspace|watch|context|freshness|engine)/' },
+      to: { path: '^src/(config|discover|parse|store|embed|rerank|lsp|indexer|search|workspace|watch|context|freshness|team|engine)/' },
     },
     {
       name: 'eval-not-surfaces',
@@ -72,6 +74,19 @@ module.exports = {
       severity: 'error',
       from: { pathNot: '^src/store/driver\\.ts$' },
       to: { path: '(^|/)node_modules/(@photostructure/sqlite|better-sqlite3)/|^(node:)?sqlite$' },
+    },
+    {
+      name: 'serve-is-a-surface',
+      comment: 'serve/ (scry serve and scry push, issue 23) sits beside mcp and cli: it uses the team store, config (tokens, limits) and the MCP transport; only cli imports it',
+      severity: 'error',
+      from: { path: '^src/serve/' },
+      to: { path: '^src/(discover|parse|store|embed|rerank|lsp|indexer|search|workspace|watch|context|freshness|engine|tools|agent|eval|cli)/' },
+    },
+    {
+      name: 'only-cli-imports-serve',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(serve|cli)/' },
+      to: { path: '^src/serve/' },
     },
     {
       name: 'no-circular',

@@ -43,6 +43,14 @@ const BY_CODE: Record<ErrorCode, number> = {
   COLLECTION_NOT_FOUND: EXIT.notFound,
   COLLECTION_EXISTS: EXIT.usage,
   COLLECTION_REGISTRY_CORRUPT: EXIT.database,
+  TEAM_DB_TOO_NEW: EXIT.database,
+  TEAM_DB_FAILED: EXIT.database,
+  REPO_NOT_FOUND: EXIT.notFound,
+  PUSH_INVALID: EXIT.usage,
+  REVISION_NOT_OPEN: EXIT.usage,
+  AUTH_REQUIRED: EXIT.denied,
+  ACCESS_DENIED: EXIT.denied,
+  SERVER_FAILED: EXIT.failure,
 };
 
 export function exitCodeFor(code: ErrorCode): number {

@@ -266,6 +266,37 @@ function buildProgram(io: CliIO, result: CommandResult): Command {
       result.code = await mcpCommand(io, flags, VERSION);
     });
 
+  program
+    .command('serve')
+    .description(
+      'Serve a team index (issue 23): many repositories in one PostgreSQL database, filled by `scry push`, searched over HTTP by many clients. Runs the database migrations first (refuses a database a newer scry migrated: TEAM_DB_TOO_NEW). ' +
+        'Endpoints: GET /healthz; GET /api/search?q=Q[&repo=R[,R2]][&k=N] (the JSON of `scry search --json`, each result naming its repo); GET /api/search_text?q=PATTERN[&repo=..][&regex=1]; GET /api/repos; POST /api/push/* (scry push); MCP Streamable HTTP at /mcp (tools search_code, search_docs, search_text and list_repositories, the repositories as an argument). ' +
+        'Every request but /healthz needs `Authorization: Bearer TOKEN`; tokens come from serve.tokens in the config file and SCRY_SERVE_TOKENS, each {"read": [repos], "push": [repos]} ("*" = all). Plain HTTP: put a TLS reverse proxy in front for a network.',
+    )
+    .option('--db <url>', 'the team database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or ?host=/socket/dir)')
+    .option('--port <n>', 'TCP port (0 picks a free one; default 7334)')
+    .option('--host <host>', 'interface to bind (default 127.0.0.1; 0.0.0.0 for every interface, behind a TLS proxy)')
+    .option('--config <file>', 'JSON file with the "serve" settings: tokens, anonymousRead, maxBodyBytes, maxManifestBytes, maxPushBytes, staleRevisionMs (default: scry.config.json in the current directory)')
+    .option('--json', 'print {url, mcp, schema, migratedFrom, tokens} on stdout once listening')
+    .addHelpText('after', '\nExamples:\n  SCRY_SERVE_TOKENS=\'{"ci-3f9a6c1e8b7d2a40": {"read": ["*"], "push": ["*"]}}\' scry serve --db postgres://scry@localhost/scry\n  curl -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:7334/api/search?repo=api&q=retry+delay"')
+    .action(run(() => import('./commands/serve-command.js').then((m) => m.serveCommandFor(VERSION))));
+
+  program
+    .command('push')
+    .description(
+      'Push the index of DIR to a team server (`scry serve`) as a new revision of repository NAME: brings the local index up to date first (an incremental pass), asks the server which file bodies and postings it lacks, sends only those, then commits. ' +
+        'Searches on the server see the previous revision until the commit; a push that fails or is killed leaves the previous revision served (the server drops the unfinished one).',
+    )
+    .argument('[dir]', 'project root (default: the root stored in --db, else the current directory)')
+    .addOption(dbOption())
+    .option('--server <url>', 'the team server, e.g. https://scry.example.com')
+    .option('--repo <name>', 'repository name on the server (letters, digits, . _ / @ -)')
+    .option('--token <token>', 'bearer token with push access to the repository (default: the SCRY_TOKEN environment variable)')
+    .option('--batch-kb <n>', 'most KiB of JSON per request (default 4096; keep it under the server\'s serve.maxBodyBytes)')
+    .option('--json', 'JSON output: {repo, revision, previous, files, chunks, sent: {chunks, contents, vectors, requests, bytes}, skipped: {chunks, contents}}')
+    .addHelpText('after', '\nExamples:\n  SCRY_TOKEN=... scry push --server https://scry.example.com --repo api\n  scry push ~/src/web --server http://127.0.0.1:7334 --repo web --token "$TOKEN" --json')
+    .action(run(() => import('./commands/push-command.js').then((m) => m.pushCommand)));
+
   registerModelsCommand(program, io, result);
   registerEmbedCommands(program, io, result);
   registerCollectionCommand(program, io, result);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { serveSchema } from './serve.js';
 
 /** Chunking knobs for the line-window and markdown chunkers. */
 export const chunkSchema = z
@@ -369,6 +370,8 @@ export const configSchema = z
     lsp: lspSchema.prefault({}),
     /** How long a writer waits for another process's index lock before INDEX_LOCKED. Default 30 s. */
     lockTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),
+    /** `scry serve` (tokens, limits); read by `scry serve` only, ignored by the other commands. */
+    serve: serveSchema.optional(),
   })
   .strict();
 

@@ -70,6 +70,17 @@ export const errorCatalogue = {
     message: 'the collection registry {path} cannot be read: {reason}',
     hint: 'fix or delete the file by hand (scry never resets it); the indexes it names are untouched',
   },
+  TEAM_DB_TOO_NEW: {
+    message: 'the team database was migrated by a newer scry (schema {found}, this build knows {supported})',
+    hint: 'upgrade scry on this server; a team database is never migrated down',
+  },
+  TEAM_DB_FAILED: { message: 'the team database failed: {reason}', hint: 'check that PostgreSQL runs and that the --db URL (user, database, host) is right' },
+  REPO_NOT_FOUND: { message: 'no repository named {repo} on this server', hint: 'push it first: `scry push --server URL --repo NAME`' },
+  PUSH_INVALID: { message: 'the push was refused: {reason}', hint: 'nothing of it was applied; the previous revision is still served. Push again from a fresh index' },
+  REVISION_NOT_OPEN: { message: 'revision {revision} of {repo} is not open for writing ({state})', hint: 'begin a new revision and push again' },
+  AUTH_REQUIRED: { message: 'no valid bearer token: {reason}', hint: 'send `Authorization: Bearer TOKEN` with a token from serve.tokens (or SCRY_SERVE_TOKENS) on the server; `scry push` takes --token or SCRY_TOKEN' },
+  ACCESS_DENIED: { message: 'this token may not {action} {repo}', hint: 'ask the server operator to add the repository to the token\'s "{action}" list in serve.tokens' },
+  SERVER_FAILED: { message: 'the scry server at {url} failed: {reason}', hint: 'check --server and that `scry serve` runs there' },
 } as const satisfies Record<string, { message: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

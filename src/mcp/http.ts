@@ -61,6 +61,23 @@ function reply(res: ServerResponse, status: number, message: string, headers: Re
 }
 
 /**
+ * One request to a stateless Streamable HTTP endpoint: POST gets a fresh MCP server from
+ * `createServer` (closed with the response); other methods get 405. Shared by `scry mcp --http`
+ * and `scry serve` (which makes a server per request for the request's token).
+ */
+export async function serveStatelessMcp(req: IncomingMessage, res: ServerResponse, createServer: () => Server): Promise<void> {
+  if (req.method !== 'POST') return reply(res, 405, 'Method not allowed: this server is stateless; POST JSON-RPC messages', { allow: 'POST' });
+  const server = createServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  res.on('close', () => {
+    void transport.close().catch(() => undefined);
+    void server.close().catch(() => undefined);
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res);
+}
+
+/**
  * Streamable HTTP on `host:port` at `/mcp`, stateless: every POST gets its own MCP server over
  * the shared engine, so there are no sessions to leak when clients vanish. GET (a standalone
  * event stream) and DELETE (ending a session) are answered 405, which clients expect from a
@@ -75,15 +92,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpHandle> 
     if (refused) return reply(res, 403, refused);
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== MCP_PATH) return reply(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
-    if (req.method !== 'POST') return reply(res, 405, 'Method not allowed: this server is stateless; POST JSON-RPC messages', { allow: 'POST' });
-    const server = options.createServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close().catch(() => undefined);
-      void server.close().catch(() => undefined);
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await serveStatelessMcp(req, res, options.createServer);
   };
   const http = createHttpServer((req, res) => {
     handle(req, res).catch((err: unknown) => {

@@ -53,7 +53,7 @@ describe('the lazy command table', () => {
   it('--help lists every command without running one', async () => {
     const io = bufferIO();
     expect(await main(['node', 'scry', '--help'], io)).toBe(0);
-    for (const c of ['index', 'search', 'status', 'symbols', 'refs', 'outline', 'related', 'map', 'eval', 'tool', 'tools', 'context', 'watch', 'mcp', 'models', 'embed', 'similar']) {
+    for (const c of ['index', 'search', 'status', 'symbols', 'refs', 'outline', 'related', 'map', 'eval', 'tool', 'tools', 'context', 'watch', 'mcp', 'serve', 'push', 'models', 'embed', 'similar']) {
       expect(io.stdout()).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
     }
   });
