@@ -24,10 +24,11 @@ export function repoPath(path: string): string {
   }
   const slashed = path.replace(/\\/g, '/');
   const segments = slashed.split('/');
-  if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed) || segments.includes('..')) {
+  const clean = segments.filter((s) => s !== '' && s !== '.').join('/');
+  // a drive letter is checked on the cleaned path too (`./C:` would become `C:`)
+  if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed) || /^[A-Za-z]:/.test(clean) || segments.includes('..')) {
     throw new EngineError('PATH_OUTSIDE_ROOT', { path: path.slice(0, 200) }, { hint: 'paths are relative to the repository root, without .. segments: list_files shows them' });
   }
-  const clean = segments.filter((s) => s !== '' && s !== '.').join('/');
   if (clean === '') throw new EngineError('INVALID_ARGUMENT', { name: 'path', reason: 'names no file' });
   return clean;
 }
