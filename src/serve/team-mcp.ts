@@ -7,6 +7,7 @@ import { checkRepoName, parseRepoList } from './access.js';
 import type { TeamStore } from '../team/team-store.js';
 import { DEFAULT_LIST_FILES, DEFAULT_READ_BYTES, listFilesFor, MAX_LIST_FILES, MAX_READ_BYTES, readFileFor } from './file-routes.js';
 import { MAX_API_RESULTS, searchFor, servedRepos } from './search-route.js';
+import { DEFAULT_SYMBOLS, MAX_SYMBOLS, searchSymbolsFor, SYMBOL_KIND_NAMES } from './symbol-route.js';
 import { MAX_TEXT_MATCHES, searchTextFor } from './text-route.js';
 
 const repos = z
@@ -57,6 +58,21 @@ const TEAM_TOOLS = {
         case_sensitive: z.boolean().optional().describe('Exact case (true) or ignore case (false); default: ignore case unless the pattern has an uppercase letter.'),
         paths: z.array(z.string().min(1).max(512)).max(20).optional().describe('Only paths matching these globs or directory prefixes.'),
         limit: z.number().int().min(1).max(MAX_TEXT_MATCHES).optional().describe(`Matching lines (1-${MAX_TEXT_MATCHES}, default 30).`),
+      })
+      .strict(),
+    types: [],
+  },
+  search_symbols: {
+    title: 'Search symbols across team repositories',
+    description:
+      'Find definitions (functions, classes, methods, types...) by name in the team index: exact, then prefix, then close spellings; "Foo.bar" finds bar inside Foo. ' +
+      'Only definitions that head a chunk of their own are known (the team index keeps chunks, not the symbol table). Example: {"name": "openDatabase", "repos": ["api"], "kind": "function"}.',
+    input: z
+      .object({
+        name: z.string().min(1).max(200).describe('Symbol name or qualified name, e.g. "IndexStore" or "IndexStore.open".'),
+        repos,
+        kind: z.enum(SYMBOL_KIND_NAMES).optional().describe('Only this kind of definition (default any).'),
+        limit: z.number().int().min(1).max(MAX_SYMBOLS).optional().describe(`Definitions (1-${MAX_SYMBOLS}, default ${DEFAULT_SYMBOLS}).`),
       })
       .strict(),
     types: [],
@@ -129,6 +145,10 @@ async function call(name: ToolName, args: unknown, ctx: TeamMcpContext, signal: 
   if (name === 'list_repositories') {
     TEAM_TOOLS.list_repositories.input.parse(args ?? {});
     return { repositories: ctx.access.readable(ctx.principal, undefined, await servedRepos(ctx.store)) };
+  }
+  if (name === 'search_symbols') {
+    const a = TEAM_TOOLS.search_symbols.input.parse(args ?? {});
+    return searchSymbolsFor(ctx.store, ctx.access, ctx.principal, { name: a.name, repos: a.repos ? parseRepoList(a.repos) : undefined, kind: a.kind ?? 'any', limit: a.limit ?? DEFAULT_SYMBOLS });
   }
   if (name === 'read_file') {
     const a = TEAM_TOOLS.read_file.input.parse(args ?? {});

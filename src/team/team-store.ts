@@ -13,6 +13,7 @@
  */
 import type { ChunkKind } from '../core/chunk.js';
 import type { ContentType } from '../core/file.js';
+import type { SymbolKind } from '../core/symbol.js';
 import type { SearchFilters } from '../search/filters.js';
 import type { SearchResult } from '../search/search-result.js';
 import type { TextSearchOptions, TextSearchResult } from '../search/text-search.js';
@@ -194,6 +195,31 @@ export interface TeamFileListing {
   readonly files: ReadonlyArray<{ readonly path: string; readonly language: string; readonly lineCount: number; readonly size: number }>;
 }
 
+/** A definition of the team index, from the chunk it heads (`team_chunks.symbol`, `container`, `signature`, `kind`). */
+export interface TeamSymbolHit {
+  readonly repo: string;
+  /** `path#Container.name@line`, as the local search_symbols forms it. */
+  readonly id: string;
+  readonly name: string;
+  readonly kind: SymbolKind;
+  readonly container: string | null;
+  readonly signature: string | null;
+  readonly path: string;
+  readonly language: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly match: 'exact' | 'prefix' | 'fuzzy';
+  readonly distance: number;
+}
+
+export interface TeamSymbolOptions {
+  readonly repos?: readonly string[] | undefined;
+  /** Only these kinds (default every definition kind). */
+  readonly kinds?: readonly SymbolKind[] | undefined;
+  /** Range 1–1000; default 20. */
+  readonly limit?: number | undefined;
+}
+
 /** The storage interface of the team index. Every method may throw `EngineError` (TEAM_DB_FAILED, PUSH_INVALID, REPO_NOT_FOUND...). */
 export interface TeamStore {
   /** Applies pending migrations; TEAM_DB_TOO_NEW when the database is newer than this build. Idempotent. */
@@ -243,6 +269,11 @@ export interface TeamStore {
   readFile(repo: string, path: string, options?: ReadFileOptions): Promise<TeamFileSlice>;
   /** Files of the repository's head revision (REPO_NOT_FOUND without one). */
   listFiles(repo: string, options?: TeamListFilesOptions): Promise<TeamFileListing>;
+  /**
+   * Definitions by name over the head revisions of `repos` (every repository when none), matched
+   * like the local name fallback: exact (any case), then prefix, then within a few typos.
+   */
+  searchSymbols(name: string, options?: TeamSymbolOptions): Promise<TeamSymbolHit[]>;
   /** Bytes the team tables take on disk (tables, indexes, TOAST). */
   sizeOnDisk(): Promise<number>;
   close(): Promise<void>;

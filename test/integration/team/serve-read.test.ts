@@ -182,6 +182,45 @@ describe.runIf(pgTestsEnabled())('scry serve: read_file and list_files', () => {
     });
   });
 
+  describe('search_symbols', () => {
+    const symbols = (token: string | undefined, params: Record<string, string>) => call(`${server.url}/api/symbols?${new URLSearchParams(params).toString()}`, token);
+    const ids = (body: { symbols: { repo: string; id: string; match: string }[] }): string[] => body.symbols.map((s) => `${s.repo}:${s.id}:${s.match}`);
+
+    it('finds definitions by name from the stored chunks: exact, prefix, then close spellings', async () => {
+      const exact = await symbols(TOKENS.A, { name: 'retryWithBackoff' });
+      expect(exact.status).toBe(200);
+      expect(exact.body.resolution).toBe('name');
+      expect(exact.body.symbols[0]).toMatchObject({ repo: 'alpha', id: 'src/retry.ts#retryWithBackoff@1', name: 'retryWithBackoff', kind: 'function', path: 'src/retry.ts', start_line: 1, end_line: 4, match: 'exact' });
+      expect(exact.body.symbols[0].signature).toContain('retryWithBackoff(attempts: number)');
+      expect(ids((await symbols(TOKENS.A, { name: 'parseconfig' })).body)).toEqual(['alpha:src/config.ts#parseConfigFile@1:prefix']);
+      expect(ids((await symbols(TOKENS.A, { name: 'retryWithBakoff' })).body)).toEqual(['alpha:src/retry.ts#retryWithBackoff@1:fuzzy']);
+      expect((await symbols(TOKENS.A, { name: 'retryWithBackoff', kind: 'class' })).body.symbols).toEqual([]);
+      const both = await symbols(TOKENS.ADMIN, { name: 'retry', k: '5' });
+      expect(new Set(both.body.symbols.map((s: { repo: string }) => s.repo))).toEqual(new Set(['alpha', 'beta']));
+    });
+
+    it('a token for alpha never finds beta\'s definitions; bad names and kinds are refused', async () => {
+      expect(ids((await symbols(TOKENS.A, { name: 'compute_invoice_total' })).body)).toEqual([]);
+      expect(ids((await symbols(TOKENS.B, { name: 'compute_invoice_total' })).body)).toEqual(['beta:lib/billing.py#compute_invoice_total@1:exact']);
+      const denied = await symbols(TOKENS.A, { name: 'compute_invoice_total', repo: 'beta' });
+      expect(denied.status).toBe(403);
+      expect(JSON.stringify(denied.body)).not.toContain('billing');
+      expect((await symbols(TOKENS.NONE, { name: 'retry' })).status).toBe(403);
+      expect((await symbols(TOKENS.ADMIN, { name: 'retry', repo: 'gamma' })).status).toBe(404);
+      expect((await symbols(TOKENS.A, { name: '' })).body.error.code).toBe('QUERY_EMPTY');
+      expect((await symbols(TOKENS.A, { name: 'x', kind: 'banana' })).body.error.code).toBe('INVALID_ARGUMENT');
+      const mcp = await mcpClient(server.url, TOKENS.A);
+      try {
+        const found = await mcp.callTool({ name: 'search_symbols', arguments: { name: 'retryWithBackoff', kind: 'function' } });
+        expect(found.structuredContent).toMatchObject({ ok: true, data: { symbols: [{ repo: 'alpha', id: 'src/retry.ts#retryWithBackoff@1' }], resolution: 'name' } });
+        const refused = await mcp.callTool({ name: 'search_symbols', arguments: { name: 'compute_invoice_total', repos: ['beta'] } });
+        expect(refused.structuredContent).toMatchObject({ ok: false, error: 'permission_denied' });
+      } finally {
+        await mcp.close();
+      }
+    });
+  });
+
   it('serves the committed head only: a second push changing a file shows its new body once it commits', async () => {
     const before = (await read(TOKENS.A, { repo: 'alpha', path: 'src/config.ts' })).body;
     writeRepo(root('alpha'), { 'src/config.ts': 'export function parseConfigFile(text: string) {\n  // readroundtripword\n  return JSON.parse(text);\n}\n' });
