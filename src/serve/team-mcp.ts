@@ -196,7 +196,7 @@ function failure(err: unknown): CallToolResult {
  * errors, as in src/mcp.
  */
 export function createTeamMcpServer(ctx: TeamMcpContext): Server {
-  const server = new Server({ name: 'scry-team', title: 'scry team index', version: ctx.version }, { capabilities: { tools: {} }, instructions: 'Search the team\'s repositories: list_repositories, then search_code with "repos".' });
+  const server = new Server({ name: 'scry-team', title: 'scry team index', version: ctx.version }, { capabilities: { tools: {} }, instructions: 'Search the team\'s repositories: list_repositories, then search_code (or search_text, search_symbols) with "repos"; read_file and list_files take one "repo".' });
   const tools = listedTools();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.fallbackRequestHandler = async (request: JSONRPCRequest, extra): Promise<CallToolResult> => {
