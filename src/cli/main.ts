@@ -270,7 +270,7 @@ function buildProgram(io: CliIO, result: CommandResult): Command {
     .command('serve')
     .description(
       'Serve a team index (issue 23): many repositories in one PostgreSQL database, filled by `scry push`, searched over HTTP by many clients. Runs the database migrations first (refuses a database a newer scry migrated: TEAM_DB_TOO_NEW). ' +
-        'Endpoints: GET /healthz; GET /api/search?q=Q[&repo=R[,R2]][&k=N] (the JSON of `scry search --json`, each result naming its repo); GET /api/search_text?q=PATTERN[&repo=..][&regex=1]; GET /api/repos; POST /api/push/* (scry push); MCP Streamable HTTP at /mcp (tools search_code, search_docs, search_text and list_repositories, the repositories as an argument). ' +
+        'Endpoints: GET /healthz; GET /api/search?q=Q[&repo=R[,R2]][&k=N] (the JSON of `scry search --json`, each result naming its repo); GET /api/search_text?q=PATTERN[&repo=..][&regex=1]; GET /api/read_file?repo=R&path=P[&start=N][&end=M]; GET /api/files?repo=R[&glob=G][&offset=N]; GET /api/symbols?name=N[&repo=R]; GET /api/repos; POST /api/push/* (scry push); MCP Streamable HTTP at /mcp (tools search_code, search_docs, search_text, search_symbols, read_file, list_files and list_repositories, the repositories as an argument). ' +
         'Every request but /healthz needs `Authorization: Bearer TOKEN`; tokens come from serve.tokens in the config file and SCRY_SERVE_TOKENS, each {"read": [repos], "push": [repos]} ("*" = all). Plain HTTP: put a TLS reverse proxy in front for a network.',
     )
     .option('--db <url>', 'the team database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or ?host=/socket/dir)')

@@ -96,12 +96,15 @@ export function containerMatches(actual: string | null, wanted: string): boolean
   return a === w || a.endsWith(`.${w}`);
 }
 
-export function compareHits(name: string): (a: SymbolHit, b: SymbolHit) => number {
+/** What `compareHits` orders by: a `SymbolHit`, or a definition of the team index (which does not know `exported`). */
+export type RankedSymbol = Pick<SymbolHit, 'match' | 'name' | 'distance' | 'kind' | 'path' | 'startLine'> & { readonly exported?: boolean };
+
+export function compareHits(name: string): (a: RankedSymbol, b: RankedSymbol) => number {
   return (a, b) =>
     MATCH_ORDER[a.match] - MATCH_ORDER[b.match] ||
     Number(b.name === name) - Number(a.name === name) ||
     (a.match === 'prefix' ? a.name.length - b.name.length : a.distance - b.distance) ||
-    Number(b.exported) - Number(a.exported) ||
+    Number(b.exported === true) - Number(a.exported === true) ||
     KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
     Number(isTestPath(a.path)) - Number(isTestPath(b.path)) ||
     a.path.localeCompare(b.path) ||

@@ -12,6 +12,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   TOO_LARGE: 413,
   REVISION_NOT_OPEN: 409,
   FILE_NOT_FOUND: 404,
+  PATH_OUTSIDE_ROOT: 400,
   REPO_NOT_FOUND: 404,
   TEAM_DB_FAILED: 503,
 };

@@ -3,9 +3,11 @@ import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type 
 import * as z from 'zod';
 import { isEngineError } from '../core/errors.js';
 import type { AccessControl, Principal } from './access.js';
-import { parseRepoList } from './access.js';
+import { checkRepoName, parseRepoList } from './access.js';
 import type { TeamStore } from '../team/team-store.js';
+import { DEFAULT_LIST_FILES, DEFAULT_READ_BYTES, listFilesFor, MAX_LIST_FILES, MAX_READ_BYTES, readFileFor } from './file-routes.js';
 import { MAX_API_RESULTS, searchFor, servedRepos } from './search-route.js';
+import { DEFAULT_SYMBOLS, MAX_SYMBOLS, searchSymbolsFor, SYMBOL_KIND_NAMES } from './symbol-route.js';
 import { MAX_TEXT_MATCHES, searchTextFor } from './text-route.js';
 
 const repos = z
@@ -13,6 +15,8 @@ const repos = z
   .max(100)
   .optional()
   .describe('Repositories to search, by name, e.g. ["api", "web"] (default: every repository your token may read; list_repositories names them).');
+
+const oneRepo = z.string().min(1).max(200).describe('The repository, by name (list_repositories names them).');
 
 const query = z.string().min(1).max(16_384).describe('What you are looking for: words, identifiers, an error message, or a whole issue text.');
 const limit = z.number().int().min(1).max(MAX_API_RESULTS).optional().describe(`Results (1-${MAX_API_RESULTS}, default 10).`);
@@ -58,6 +62,53 @@ const TEAM_TOOLS = {
       .strict(),
     types: [],
   },
+  search_symbols: {
+    title: 'Search symbols across team repositories',
+    description:
+      'Find definitions (functions, classes, methods, types...) by name in the team index: exact, then prefix, then close spellings; "Foo.bar" finds bar inside Foo. ' +
+      'Only definitions that head a chunk of their own are known (the team index keeps chunks, not the symbol table). Example: {"name": "openDatabase", "repos": ["api"], "kind": "function"}.',
+    input: z
+      .object({
+        name: z.string().min(1).max(200).describe('Symbol name or qualified name, e.g. "IndexStore" or "IndexStore.open".'),
+        repos,
+        kind: z.enum(SYMBOL_KIND_NAMES).optional().describe('Only this kind of definition (default any).'),
+        limit: z.number().int().min(1).max(MAX_SYMBOLS).optional().describe(`Definitions (1-${MAX_SYMBOLS}, default ${DEFAULT_SYMBOLS}).`),
+      })
+      .strict(),
+    types: [],
+  },
+  read_file: {
+    title: 'Read a file of a team repository',
+    description:
+      'Lines of one file of a repository as last pushed (its committed head), to quote exact code instead of guessing. ' +
+      'Example: {"repo": "api", "path": "src/config/resolve.ts", "start_line": 40, "end_line": 90}.',
+    input: z
+      .object({
+        repo: oneRepo,
+        path: z.string().min(1).max(1024).describe('Path relative to the repository root, as search results name it.'),
+        start_line: z.number().int().min(1).optional().describe('First line, 1-based (default 1).'),
+        end_line: z.number().int().min(1).optional().describe('Last line, inclusive (default: end of file).'),
+        max_bytes: z.number().int().min(1024).max(MAX_READ_BYTES).optional().describe(`Byte budget (default ${DEFAULT_READ_BYTES}); the slice ends at the last whole line that fits.`),
+      })
+      .strict(),
+    types: [],
+  },
+  list_files: {
+    title: 'List files of a team repository',
+    description:
+      'Files of a repository as last pushed, with language and size, in path order. Narrow with a glob; page with offset. ' +
+      'Example: {"repo": "api", "glob": "src/**/*.ts", "limit": 100}.',
+    input: z
+      .object({
+        repo: oneRepo,
+        glob: z.string().min(1).max(512).optional().describe('Glob or directory prefix, e.g. "**/*.py", "docs/", "*.md".'),
+        limit: z.number().int().min(1).max(MAX_LIST_FILES).optional().describe(`Files (1-${MAX_LIST_FILES}, default ${DEFAULT_LIST_FILES}).`),
+        offset: z.number().int().min(0).optional().describe('Matching files to skip: the next page starts where the last one ended.'),
+        include_hidden: z.boolean().optional().describe('Include paths under dot-directories such as .github/ (default false).'),
+      })
+      .strict(),
+    types: [],
+  },
   list_repositories: {
     title: 'List team repositories',
     description: 'The repositories of the team index your token may read. Example: {}.',
@@ -83,7 +134,10 @@ export interface TeamMcpContext {
 }
 
 function envelope(ok: boolean, data: unknown, error: string | null): CallToolResult {
-  const body = { ok, data, error, meta: { truncated: false, warnings: [] } };
+  // read_file and list_files answer warnings (where to continue) beside their data: the envelope carries them in meta, as the local tools do
+  const warned = ok && typeof data === 'object' && data !== null && Array.isArray((data as { warnings?: unknown }).warnings);
+  const { warnings = [], ...rest } = warned ? (data as { warnings: string[] }) : { warnings: [] };
+  const body = { ok, data: warned ? rest : data, error, meta: { truncated: false, warnings } };
   return { content: [{ type: 'text', text: JSON.stringify(body, null, 1) }], structuredContent: body, isError: !ok };
 }
 
@@ -91,6 +145,20 @@ async function call(name: ToolName, args: unknown, ctx: TeamMcpContext, signal: 
   if (name === 'list_repositories') {
     TEAM_TOOLS.list_repositories.input.parse(args ?? {});
     return { repositories: ctx.access.readable(ctx.principal, undefined, await servedRepos(ctx.store)) };
+  }
+  if (name === 'search_symbols') {
+    const a = TEAM_TOOLS.search_symbols.input.parse(args ?? {});
+    return searchSymbolsFor(ctx.store, ctx.access, ctx.principal, { name: a.name, repos: a.repos ? parseRepoList(a.repos) : undefined, kind: a.kind ?? 'any', limit: a.limit ?? DEFAULT_SYMBOLS });
+  }
+  if (name === 'read_file') {
+    const a = TEAM_TOOLS.read_file.input.parse(args ?? {});
+    checkRepoName(a.repo);
+    return readFileFor(ctx.store, ctx.access, ctx.principal, { repo: a.repo, path: a.path, startLine: a.start_line, endLine: a.end_line, maxBytes: a.max_bytes });
+  }
+  if (name === 'list_files') {
+    const a = TEAM_TOOLS.list_files.input.parse(args ?? {});
+    checkRepoName(a.repo);
+    return listFilesFor(ctx.store, ctx.access, ctx.principal, { repo: a.repo, glob: a.glob ? [a.glob] : undefined, limit: a.limit, offset: a.offset, includeHidden: a.include_hidden });
   }
   if (name === 'search_text') {
     const t = TEAM_TOOLS.search_text.input.parse(args ?? {});
@@ -102,10 +170,20 @@ async function call(name: ToolName, args: unknown, ctx: TeamMcpContext, signal: 
   return searchFor(ctx.store, ctx.access, ctx.principal, { query: a.query, repos: a.repos ? parseRepoList(a.repos) : undefined, limit: a.limit ?? 10, filters });
 }
 
+/** The envelope error of the catalogue codes the team tools answer with (the local tools' mapping). */
+const FAILURE_CODES: Partial<Record<string, string>> = {
+  ACCESS_DENIED: 'permission_denied',
+  AUTH_REQUIRED: 'permission_denied',
+  PATH_OUTSIDE_ROOT: 'permission_denied',
+  INVALID_ARGUMENT: 'invalid_arguments',
+  FILE_NOT_FOUND: 'not_found',
+  REPO_NOT_FOUND: 'not_found',
+};
+
 function failure(err: unknown): CallToolResult {
   if (err instanceof z.ZodError) return envelope(false, { message: 'invalid arguments', reason: 'INVALID_ARGUMENT', issues: err.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`) }, 'invalid_arguments');
   if (isEngineError(err)) {
-    const code = err.code === 'ACCESS_DENIED' || err.code === 'AUTH_REQUIRED' ? 'permission_denied' : err.code === 'INVALID_ARGUMENT' || err.code.startsWith('QUERY_') ? 'invalid_arguments' : 'internal_error';
+    const code = FAILURE_CODES[err.code] ?? (err.code.startsWith('QUERY_') ? 'invalid_arguments' : 'internal_error');
     return envelope(false, { message: err.message, reason: err.code, ...(err.hint ? { hint: err.hint } : {}) }, code);
   }
   return envelope(false, { message: err instanceof Error ? err.message : String(err), reason: 'INTERNAL' }, 'internal_error');
@@ -118,7 +196,7 @@ function failure(err: unknown): CallToolResult {
  * errors, as in src/mcp.
  */
 export function createTeamMcpServer(ctx: TeamMcpContext): Server {
-  const server = new Server({ name: 'scry-team', title: 'scry team index', version: ctx.version }, { capabilities: { tools: {} }, instructions: 'Search the team\'s repositories: list_repositories, then search_code with "repos".' });
+  const server = new Server({ name: 'scry-team', title: 'scry team index', version: ctx.version }, { capabilities: { tools: {} }, instructions: 'Search the team\'s repositories: list_repositories, then search_code (or search_text, search_symbols) with "repos"; read_file and list_files take one "repo".' });
   const tools = listedTools();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.fallbackRequestHandler = async (request: JSONRPCRequest, extra): Promise<CallToolResult> => {

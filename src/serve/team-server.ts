@@ -8,14 +8,16 @@ import { readJson, sendError, sendJson } from './http-io.js';
 import type { TeamStore } from '../team/team-store.js';
 import { PUSH_STEPS, type PushStep } from './push-payload.js';
 import { PushBudget, runPushStep } from './push-routes.js';
+import { listFilesFor, parseListParams, parseReadParams, readFileFor } from './file-routes.js';
 import { parseSearchParams, searchFor, servedRepos } from './search-route.js';
+import { parseSymbolParams, searchSymbolsFor } from './symbol-route.js';
 import { createTeamMcpServer } from './team-mcp.js';
 import { parseTextParams, searchTextFor } from './text-route.js';
 
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
 export const DEFAULT_SERVE_PORT = 7334;
 /** The endpoints (docs/DESIGN.md, "Team index"). */
-export const ROUTES = { health: ['/healthz', '/api/health'], repos: '/api/repos', search: '/api/search', searchText: '/api/search_text', push: '/api/push/', mcp: '/mcp' } as const;
+export const ROUTES = { health: ['/healthz', '/api/health'], repos: '/api/repos', search: '/api/search', searchText: '/api/search_text', readFile: '/api/read_file', files: '/api/files', symbols: '/api/symbols', push: '/api/push/', mcp: '/mcp' } as const;
 /** How often the stale-revision sweep runs (a fraction of serve.staleRevisionMs, at least a minute apart). */
 const SWEEP_DIVISOR = 4;
 /** Idle keep-alive connections stay open this long (Node's default of 5 s races with clients reusing them). */
@@ -72,13 +74,25 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: Ctx): Promi
     if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
     return sendJson(res, 200, await searchTextFor(ctx.store, ctx.access, principal, parseTextParams(url.searchParams)));
   }
+  if (path === ROUTES.readFile) {
+    if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
+    return sendJson(res, 200, await readFileFor(ctx.store, ctx.access, principal, parseReadParams(url.searchParams)));
+  }
+  if (path === ROUTES.files) {
+    if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
+    return sendJson(res, 200, await listFilesFor(ctx.store, ctx.access, principal, parseListParams(url.searchParams)));
+  }
+  if (path === ROUTES.symbols) {
+    if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
+    return sendJson(res, 200, await searchSymbolsFor(ctx.store, ctx.access, principal, parseSymbolParams(url.searchParams)));
+  }
   if (path === ROUTES.repos) {
     if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
     return sendJson(res, 200, { repositories: ctx.access.readable(principal, undefined, await servedRepos(ctx.store)) });
   }
   if (path.startsWith(ROUTES.push)) return pushRoute(req, res, ctx, principal, path.slice(ROUTES.push.length));
   if (path === ROUTES.mcp) return serveStatelessMcp(req, res, () => createTeamMcpServer({ store: ctx.store, access: ctx.access, principal, version: ctx.version }));
-  return sendJson(res, 404, { error: { code: 'INVALID_ARGUMENT', message: `no endpoint ${path}`, hint: 'GET /api/search, GET /api/search_text, GET /api/repos, POST /api/push/*, POST /mcp, GET /healthz' } });
+  return sendJson(res, 404, { error: { code: 'INVALID_ARGUMENT', message: `no endpoint ${path}`, hint: 'GET /api/search, GET /api/search_text, GET /api/read_file, GET /api/files, GET /api/symbols, GET /api/repos, POST /api/push/*, POST /mcp, GET /healthz' } });
 }
 
 async function pushRoute(req: IncomingMessage, res: ServerResponse, ctx: Ctx, principal: Principal, step: string): Promise<void> {

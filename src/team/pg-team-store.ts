@@ -1,16 +1,20 @@
 /**
  * The PostgreSQL implementation of `TeamStore` (issue 23). Writes: pg-push.ts, pg-revision.ts;
- * lexical search: pg-search.ts; search_text: pg-text.ts; vectors: pg-vectors.ts.
+ * lexical search: pg-search.ts; search_text: pg-text.ts; vectors: pg-vectors.ts; read_file and
+ * list_files: pg-files.ts; search_symbols: pg-symbols.ts.
  */
 import { PgDb, type PgDbOptions } from './pg-db.js';
 import { migrateTeamDb } from './pg-migrate.js';
 import { beginRevision, ensureRepo, missing, putChunks, putContents, putVectors, REPO_COLUMNS, repoRow } from './pg-push.js';
 import { abortRevision, analyzeIfStale, commitRevision, gc, putFiles } from './pg-revision.js';
+import { listTeamFiles, readTeamFile } from './pg-files.js';
 import { searchTeam } from './pg-search.js';
+import { searchTeamSymbols } from './pg-symbols.js';
 import { searchTeamText } from './pg-text.js';
 import { searchTeamVectors, TeamVectorCache } from './pg-vectors.js';
 import { QueryTokenizer } from './query-tokenizer.js';
-import type { ChunkPayload, ContentPayload, OpenRevision, PushManifest, TeamSearchOptions, TeamStore, TeamTextOptions, VectorPayload } from './team-store.js';
+import type { ReadFileOptions } from '../workspace/files.js';
+import type { ChunkPayload, ContentPayload, OpenRevision, PushManifest, TeamListFilesOptions, TeamSearchOptions, TeamStore, TeamSymbolOptions, TeamTextOptions, VectorPayload } from './team-store.js';
 
 export type TeamStoreOptions = PgDbOptions;
 
@@ -49,6 +53,9 @@ class PgTeamStore implements TeamStore {
   search = (query: string, options: TeamSearchOptions = {}) => searchTeam(this.db, this.words(), query, options);
   searchText = (query: string, options: TeamTextOptions = {}) => searchTeamText(this.db, query, options);
   searchVectors = (query: Float32Array, model: string, options: { repos?: readonly string[]; k?: number } = {}) => searchTeamVectors(this.db, this.vectors, query, model, options);
+  readFile = (repo: string, path: string, options: ReadFileOptions = {}) => readTeamFile(this.db, repo, path, options);
+  listFiles = (repo: string, options: TeamListFilesOptions = {}) => listTeamFiles(this.db, repo, options);
+  searchSymbols = (name: string, options: TeamSymbolOptions = {}) => searchTeamSymbols(this.db, name, options);
 
   async sizeOnDisk(): Promise<number> {
     const row = (await this.db.query("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 AS n FROM pg_class c WHERE c.relkind = 'r' AND c.relname LIKE 'team\\_%'")).rows[0];

@@ -13,9 +13,11 @@
  */
 import type { ChunkKind } from '../core/chunk.js';
 import type { ContentType } from '../core/file.js';
+import type { SymbolKind } from '../core/symbol.js';
 import type { SearchFilters } from '../search/filters.js';
 import type { SearchResult } from '../search/search-result.js';
 import type { TextSearchOptions, TextSearchResult } from '../search/text-search.js';
+import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
 
 /** A repository of the team index. Names: 1–200 characters of `[A-Za-z0-9._/@-]`, not starting with `.` or `/`. */
 export interface TeamRepo {
@@ -165,6 +167,59 @@ export interface TeamTextOptions extends TextSearchOptions {
 /** `TextSearchResult` with the repository on each match. */
 export type TeamTextResult = Omit<TextSearchResult, 'matches'> & { readonly matches: ReadonlyArray<TextSearchResult['matches'][number] & { readonly repo: string }> };
 
+/**
+ * A slice of a file of a repository's head revision, bounded like the local read_file
+ * (`sliceText`). `sha256` is the stored body's hash (sha256 of its UTF-8 bytes, the text the
+ * index keeps); `revision` is the head it was read at.
+ */
+export type TeamFileSlice = FileSlice & { readonly repo: string; readonly revision: number };
+
+export interface TeamListFilesOptions {
+  /** Globs (`src/**\/*.ts`, `*.md`) or directory prefixes, as the local list_files takes them; none lists everything. */
+  readonly glob?: string | readonly string[] | undefined;
+  /** Files to return. Range 1–10,000; default 200. */
+  readonly limit?: number | undefined;
+  /** Matching files to skip first (the next page starts at `offset + files.length`). Default 0. */
+  readonly offset?: number | undefined;
+  /** Include paths with a segment starting with `.`. Default false. */
+  readonly includeHidden?: boolean | undefined;
+}
+
+/** Files of a repository's head revision in path order (byte order), a page of those matching. */
+export interface TeamFileListing {
+  readonly repo: string;
+  readonly revision: number;
+  /** Files matching before `offset` and `limit`. */
+  readonly total: number;
+  readonly offset: number;
+  readonly files: ReadonlyArray<{ readonly path: string; readonly language: string; readonly lineCount: number; readonly size: number }>;
+}
+
+/** A definition of the team index, from the chunk it heads (`team_chunks.symbol`, `container`, `signature`, `kind`). */
+export interface TeamSymbolHit {
+  readonly repo: string;
+  /** `path#Container.name@line`, as the local search_symbols forms it. */
+  readonly id: string;
+  readonly name: string;
+  readonly kind: SymbolKind;
+  readonly container: string | null;
+  readonly signature: string | null;
+  readonly path: string;
+  readonly language: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly match: 'exact' | 'prefix' | 'fuzzy';
+  readonly distance: number;
+}
+
+export interface TeamSymbolOptions {
+  readonly repos?: readonly string[] | undefined;
+  /** Only these kinds (default every definition kind). */
+  readonly kinds?: readonly SymbolKind[] | undefined;
+  /** Range 1–1000; default 20. */
+  readonly limit?: number | undefined;
+}
+
 /** The storage interface of the team index. Every method may throw `EngineError` (TEAM_DB_FAILED, PUSH_INVALID, REPO_NOT_FOUND...). */
 export interface TeamStore {
   /** Applies pending migrations; TEAM_DB_TOO_NEW when the database is newer than this build. Idempotent. */
@@ -206,6 +261,19 @@ export interface TeamStore {
   searchText(query: string, options?: TeamTextOptions): Promise<TeamTextResult>;
   /** Vector search of one model's vectors, scanned per repository in process. */
   searchVectors(query: Float32Array, model: string, options?: { repos?: readonly string[]; k?: number }): Promise<Array<{ repo: string; path: string; startLine: number; endLine: number; chunkHash: string; score: number }>>;
+  /**
+   * Lines of one file of the repository's head revision, from its stored body. PATH_OUTSIDE_ROOT
+   * for an absolute path or one with a `..` segment, REPO_NOT_FOUND for a repository without a
+   * committed revision, FILE_NOT_FOUND (with suggestions) for a path the head does not have.
+   */
+  readFile(repo: string, path: string, options?: ReadFileOptions): Promise<TeamFileSlice>;
+  /** Files of the repository's head revision (REPO_NOT_FOUND without one). */
+  listFiles(repo: string, options?: TeamListFilesOptions): Promise<TeamFileListing>;
+  /**
+   * Definitions by name over the head revisions of `repos` (every repository when none), matched
+   * like the local name fallback: exact (any case), then prefix, then within a few typos.
+   */
+  searchSymbols(name: string, options?: TeamSymbolOptions): Promise<TeamSymbolHit[]>;
   /** Bytes the team tables take on disk (tables, indexes, TOAST). */
   sizeOnDisk(): Promise<number>;
   close(): Promise<void>;

@@ -31,8 +31,8 @@ export interface FileSlice {
   readonly sha256: string;
 }
 
-/** Reads a line range of a file the index would include, from disk. Refuses secrets and paths outside the root. */
-export function readFileSlice(walk: WalkOptions, path: string, options: ReadFileOptions, knownPaths: () => readonly string[]): FileSlice {
+/** Checks the line range and byte budget of a read (INVALID_ARGUMENT), returning them with defaults applied. */
+export function checkReadOptions(options: ReadFileOptions): { startLine: number; endLine: number | undefined; maxBytes: number } {
   const startLine = options.startLine ?? 1;
   const maxBytes = options.maxBytes ?? 50_000;
   if (!Number.isInteger(startLine) || startLine < 1) throw new EngineError('INVALID_ARGUMENT', { name: 'start_line', reason: 'must be an integer ≥ 1' });
@@ -40,21 +40,21 @@ export function readFileSlice(walk: WalkOptions, path: string, options: ReadFile
     throw new EngineError('INVALID_ARGUMENT', { name: 'end_line', reason: `must be an integer ≥ start_line (${startLine})` });
   }
   if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > 200_000) throw new EngineError('INVALID_ARGUMENT', { name: 'max_bytes', reason: 'must be an integer from 1 to 200000' });
-  const guarded = withSuggestions(() => guardPath(walk, path), knownPaths);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(guarded.abs);
-  } catch (err) {
-    throw new EngineError('IO_ERROR', { path: guarded.rel, reason: (err as Error).message });
-  }
-  const decoded = decodeText(bytes);
-  if (!decoded.ok) throw new EngineError('PATH_DENIED', { path: guarded.rel, reason: decoded.reason === 'binary' ? 'it is a binary file' : 'it is minified or generated (lines too long to read)' });
-  // what the index stores: key material refused, token literals redacted within their line
-  const lines = servableText(guarded.rel, decoded.text).split('\n');
+  return { startLine, endLine: options.endLine, maxBytes };
+}
+
+/**
+ * The slice of a decoded text a read returns: lines `startLine`–`endLine` (past the end: to the
+ * end), stopping at the last whole line within `maxBytes` (at least one line). The local
+ * read_file (from disk) and the team server's (from stored bodies) share it, so both bound alike.
+ */
+export function sliceText(text: string, options: ReadFileOptions): Pick<FileSlice, 'startLine' | 'endLine' | 'totalLines' | 'text' | 'truncated'> {
+  const { startLine, endLine, maxBytes } = checkReadOptions(options);
+  const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const total = lines.length;
   if (startLine > total) throw new EngineError('INVALID_ARGUMENT', { name: 'start_line', reason: `the file has ${total} line${total === 1 ? '' : 's'}` });
-  const last = Math.min(options.endLine ?? total, total);
+  const last = Math.min(endLine ?? total, total);
   const out: string[] = [];
   let used = 0;
   let truncated = false;
@@ -67,16 +67,24 @@ export function readFileSlice(walk: WalkOptions, path: string, options: ReadFile
     out.push(lines[i]!);
     used += size;
   }
-  return {
-    path: guarded.rel,
-    language: guarded.candidate?.language ?? 'text',
-    startLine,
-    endLine: startLine + out.length - 1,
-    totalLines: total,
-    text: out.join('\n'),
-    truncated,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-  };
+  return { startLine, endLine: startLine + out.length - 1, totalLines: total, text: out.join('\n'), truncated };
+}
+
+/** Reads a line range of a file the index would include, from disk. Refuses secrets and paths outside the root. */
+export function readFileSlice(walk: WalkOptions, path: string, options: ReadFileOptions, knownPaths: () => readonly string[]): FileSlice {
+  checkReadOptions(options);
+  const guarded = withSuggestions(() => guardPath(walk, path), knownPaths);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(guarded.abs);
+  } catch (err) {
+    throw new EngineError('IO_ERROR', { path: guarded.rel, reason: (err as Error).message });
+  }
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) throw new EngineError('PATH_DENIED', { path: guarded.rel, reason: decoded.reason === 'binary' ? 'it is a binary file' : 'it is minified or generated (lines too long to read)' });
+  // what the index stores: key material refused, token literals redacted within their line
+  const slice = sliceText(servableText(guarded.rel, decoded.text), options);
+  return { path: guarded.rel, language: guarded.candidate?.language ?? 'text', ...slice, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 /** Runs a path lookup; a FILE_NOT_FOUND gains "did you mean" paths from the index. */

@@ -174,7 +174,7 @@ describe.runIf(pgTestsEnabled())('scry serve and scry push', () => {
 
       it('lists the read tools, each taking the repository as an argument', async () => {
         const { tools } = await alpha.listTools();
-        expect(tools.map((t) => t.name).sort()).toEqual(['list_repositories', 'search_code', 'search_docs', 'search_text']);
+        expect(tools.map((t) => t.name).sort()).toEqual(['list_files', 'list_repositories', 'read_file', 'search_code', 'search_docs', 'search_symbols', 'search_text']);
         expect(Object.keys((tools.find((t) => t.name === 'search_code')!.inputSchema as { properties: object }).properties)).toContain('repos');
         expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
       });
