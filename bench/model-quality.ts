@@ -81,7 +81,7 @@ function variantsOf(providers: readonly string[], fusionArg: string | undefined,
   return out;
 }
 
-const configOf = (v: Variant): ConfigInput => ({ ...(v.provider ? { embed: { provider: v.provider } } : {}), ...(v.fusion || v.ranking ? { search: { ...(v.fusion ? { fusion: v.fusion } : {}), ...(v.ranking ? { ranking: v.ranking } : {}) } } : {}) }) as ConfigInput;
+const configOf = (v: Variant): ConfigInput => ({ embed: { provider: v.provider ?? 'none' }, ...(v.fusion || v.ranking ? { search: { ...(v.fusion ? { fusion: v.fusion } : {}), ...(v.ranking ? { ranking: v.ranking } : {}) } } : {}) }) as ConfigInput;
 
 /** One searchable tree: the lexical index, and per provider the same index with vectors. */
 interface Target {

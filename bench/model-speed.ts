@@ -43,7 +43,7 @@ interface Pass {
 async function indexOnce(root: string, kind: Pass['kind'], provider: string): Promise<Pass> {
   const dir = mkdtempSync(join(tmpdir(), 'scry-model-speed-'));
   try {
-    const config = (kind === 'model' ? { embed: { provider } } : {}) as ConfigInput;
+    const config = { embed: { provider: kind === 'model' ? provider : 'none' } } as ConfigInput;
     const engine = await createEngine({ root, db: join(dir, 'index.db'), env: {}, config });
     const t0 = performance.now();
     const report = await engine.index();

@@ -49,7 +49,7 @@ function buildProgram(io: CliIO, result: CommandResult): Command {
     .option('--type <type>', 'only these content types: code, docs, config, text (repeatable)', collect)
     .option('--where <field=value>', 'only documents whose field has this value: markdown frontmatter (status=open, tags=auth) or mail headers (from=..., subject=...) (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--no-rerank', 'skip the model reranker configured under `rerank` (structural ranking only)')
-    .option('--mode <mode>', 'lexical, vector or hybrid (default: hybrid when the index has vectors for the configured model, else lexical; with search.fusion.blend, only natural-language questions are blended); lines starting lex:, vec: or hyde: route sub-queries')
+    .option('--mode <mode>', 'lexical, vector or hybrid (default: hybrid when the index has vectors for the configured model, by default the built-in one, else lexical; only natural-language questions are blended, the rest rank lexically); lines starting lex:, vec: or hyde: route sub-queries')
     .option('--explain', 'show how each score came about: BM25 (and its query-expansion share), then each prior, structural step and model score; in vector/hybrid mode each list\'s RRF share; with search.ranking.learned or search.fusion.blend each feature × its weight')
     .option('--json', 'JSON output: {query, results: [{path, startLine, endLine, score, language, kind, symbol, snippet, rerankScore?, fusion?, ranker?, ...}], meta: {mode, semantic, ...}}')
     .option('--no-color', 'no ANSI colour in human output (also when the NO_COLOR environment variable is set)')

@@ -144,6 +144,9 @@ export class SemanticLayer {
    */
   async prepare(store: IndexStore, query: string, requested: 'auto' | SearchMode, signal?: AbortSignal): Promise<PreparedQuery> {
     if (!['auto', 'lexical', 'vector', 'hybrid'].includes(requested)) throw new EngineError('INVALID_ARGUMENT', { name: 'mode', reason: 'must be auto, lexical, vector or hybrid' });
+    // a kind the gate ranks lexically needs no query vector: neither the model nor the vectors are loaded for it
+    const gated = this.configured ? this.gatedReason(query, requested) : undefined;
+    if (gated !== undefined) return { requested, lexical: gated };
     const plan = this.plan(store, requested);
     if (plan.mode === 'lexical') return { requested, lexical: plan.reason };
     const t0 = performance.now();
@@ -177,10 +180,6 @@ export class SemanticLayer {
       return { outcome, plan: vectors ? plan : { mode: 'lexical', reason: plan.reason }, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
     }
     const gate = blendGate(this.config.search.fusion, params.query);
-    if (gate.on && gate.weight === 0 && plan.mode === 'hybrid' && prepared.requested === 'auto') {
-      // gated (auto mode only; an explicit --mode hybrid is blended): this kind of query is ranked lexically (query-kind.ts)
-      return { outcome: lexicalSearch(store, { ...params, query: this.lexicalQuery(params.query) }), plan: { mode: 'lexical', reason: `lexical: ${gate.kind} query (the vector blend is for ${gate.kinds} queries)` }, embedMs: prepared.embedMs };
-    }
     // an explicit hybrid request of a gated kind is blended at the largest configured weight
     const blend = gate.weight > 0 ? gate.weight : gate.largest;
     if (blend > 0 && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
@@ -197,6 +196,13 @@ export class SemanticLayer {
       return { outcome, plan, embedMs: prepared.embedMs };
     }
     return { outcome: lexicalSearch(store, { ...params, query: this.lexicalQuery(params.query) }), plan, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
+  }
+
+  /** Why this query is ranked lexically by the query-kind gate (auto mode, rule-based ranking), or undefined when it is blended. */
+  private gatedReason(query: string, requested: 'auto' | SearchMode): string | undefined {
+    if (requested !== 'auto' || this.config.search.ranking.learned) return undefined;
+    const gate = blendGate(this.config.search.fusion, query);
+    return gate.on && gate.weight === 0 ? `lexical: ${gate.kind} query (the vector blend is for ${gate.kinds} queries)` : undefined;
   }
 
   /** Typed lines: the lexical list gets the plain and lex: lines only. */

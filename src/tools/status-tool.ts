@@ -73,7 +73,7 @@ const indexStatus = defineTool({
       chunks: s.chunks,
       symbols: s.structure.symbols,
       imports: s.structure.imports,
-      vectors: 0,
+      vectors: s.embeddings?.covered ?? 0,
       languages: s.languages,
       content_types: s.contentTypes,
       freshness: freshnessData(s.lastPassAt, s.featureVersionCurrent, f),

@@ -40,7 +40,7 @@ describe('bad input: clear errors with stable codes, nothing lost', () => {
       await expect(engine.search(q)).rejects.toMatchObject({ code: 'QUERY_EMPTY' });
     }
     // FTS keywords are words, never operators
-    expect((await engine.search('NEAR( title:foo')).results).toEqual([]);
+    expect((await engine.search('NEAR( title:foo', { mode: 'lexical' })).results).toEqual([]);
     const r = await engine.search('AND OR NOT openDatabase');
     expect(r.results[0]!.path).toBe('src/db/open-database.ts');
   });

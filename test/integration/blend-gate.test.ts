@@ -2,7 +2,8 @@
  * Query-kind gating of the vector blend (issue 17), with the real shipped model: with
  * `search.fusion.blend` on, in auto mode, natural-language questions are blended and identifier,
  * path and long queries are ranked exactly as lexical search ranks them; an explicit hybrid
- * request is blended whatever its kind; `blendByKind` moves the gate.
+ * request is blended whatever its kind; `blendByKind` moves the gate. It is the default (builtin
+ * provider, blend 0.3), and a gated query is not embedded.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,17 +39,38 @@ describe('blend gate', () => {
       const natural = await gated.search('send the queued items again', { limit: 5, explain: true });
       expect(natural.meta).toMatchObject({ mode: 'hybrid', queryKind: 'natural' });
       expect(natural.results[0]!.ranker?.model).toBe('blend');
+      expect(natural.meta.embedMs).toBeGreaterThanOrEqual(0);
       for (const [query, kind] of [['retryFailedUploads', 'identifier'], ['src/upload/retry.ts', 'path'], [LONG, 'long']] as const) {
         const r = await gated.search(query, { limit: 5 });
         expect(r.meta.queryKind).toBe(kind);
         expect(r.meta.mode).toBe('lexical');
         expect(r.meta.semantic).toBe(`lexical: ${kind} query (the vector blend is for natural queries)`);
+        // a gated query is not embedded: the model is never loaded for it
+        expect(r.meta.embedMs).toBeUndefined();
         const plain = await lexical.search(query, { limit: 5, mode: 'lexical' });
         expect(r.results.map((x) => [x.path, x.startLine, x.score])).toEqual(plain.results.map((x) => [x.path, x.startLine, x.score]));
       }
     } finally {
       gated.close();
       lexical.close();
+    }
+  });
+
+  it('is the default: with no config, the index has the built-in model\'s vectors and natural questions are blended at 0.3', async () => {
+    const d = tempDir('scry-gate-default-');
+    const engine = await createEngine({ root, db: join(d.dir, 'index.db'), env: isolatedEnv(d.dir) });
+    try {
+      const report = await engine.index();
+      expect(report.embedding).toMatchObject({ embedded: expect.any(Number) as number });
+      expect(engine.status().embeddings).toMatchObject({ provider: 'builtin', pending: 0 });
+      const natural = await engine.search('send the queued items again', { limit: 5, explain: true });
+      expect(natural.meta).toMatchObject({ mode: 'hybrid', queryKind: 'natural' });
+      expect(natural.results[0]!.ranker!.score).toBeCloseTo((natural.results[0]!.ranker!.features.lexical ?? 0) + 0.3 * (natural.results[0]!.ranker!.features.cosineNorm ?? 0), 9);
+      const ident = await engine.search('retryFailedUploads', { limit: 5 });
+      expect(ident.meta).toMatchObject({ mode: 'lexical', semantic: 'lexical: identifier query (the vector blend is for natural queries)' });
+    } finally {
+      engine.close();
+      d.cleanup();
     }
   });
 

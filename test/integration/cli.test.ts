@@ -36,15 +36,17 @@ describe('CLI', () => {
     expect(Object.keys(out)).toEqual(['query', 'results', 'meta']);
     expect(out.results[0]).toMatchObject({ path: 'src/db/open-database.ts', language: 'typescript', kind: 'function', symbol: 'openDatabase' });
     for (const key of ['path', 'startLine', 'endLine', 'score', 'language', 'kind', 'symbol', 'container', 'signature', 'snippet']) expect(out.results[0]).toHaveProperty(key);
-    expect(out.meta).toMatchObject({ mode: 'lexical' });
+    // the default: the pass embeds with the built-in model, and a natural-language question is blended
+    expect(out.meta).toMatchObject({ mode: 'hybrid', queryKind: 'natural' });
+    expect(out.meta.semantic).toMatch(/^hybrid: builtin:scry-code-nbow, \d+ chunks$/);
     expect(r.stderr).toBe('');
   });
 
-  it('human output cites path:start-end and the lexical-only mode', async () => {
+  it('human output cites path:start-end and the mode (an identifier ranks lexically)', async () => {
     const r = await runCli(['search', 'retry_with_backoff', '--db', db], { cwd: t.dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^src\/http\/retry_policy\.py:3-10 python/m);
-    expect(r.stdout).toMatch(/lexical only/);
+    expect(r.stdout).toMatch(/lexical: identifier query/);
     expect(r.stdout).not.toContain('«');
   });
 

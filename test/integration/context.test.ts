@@ -24,7 +24,8 @@ describe('engine.context', () => {
     t = tempDir('scry-context-');
     writeSmallRepo(join(t.dir, 'repo'), { 'src/http/budget.ts': `export function spendRetryBudget(retryBudget: number) {\n${LONG}\n  return retryBudget;\n}\n`, 'src/gen/table.ts': TABLE });
     db = join(t.dir, 'index.db');
-    engine = await createEngine({ root: join(t.dir, 'repo'), db, env: isolatedEnv(t.dir) });
+    // packing over lexical ranking (in a repository this small the vector list reaches every file, so hybrid evidence is every file)
+    engine = await createEngine({ root: join(t.dir, 'repo'), db, env: isolatedEnv(t.dir), config: { embed: { provider: 'none' } } });
     await engine.index();
   });
   afterAll(() => {

@@ -82,7 +82,7 @@ describe('frontmatter filters and the recency boost', () => {
   const NOW = Date.UTC(2025, 5, 1);
   const open = async (recency: number) => {
     const env = isolatedEnv(t.dir);
-    const engine = await openCollection('tickets', { env, clock: { now: () => NOW }, config: { search: { ranking: { recency } } } });
+    const engine = await openCollection('tickets', { env, clock: { now: () => NOW }, config: { embed: { provider: 'none' }, search: { ranking: { recency } } } });
     await engine.index();
     return engine;
   };

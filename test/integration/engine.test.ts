@@ -38,8 +38,9 @@ describe('engine: index, search, status', () => {
     const byId = await engine.search('openDatabase');
     expect(byId.results[0]).toMatchObject({ path: 'src/db/open-database.ts', language: 'typescript', contentType: 'code', symbol: 'openDatabase', kind: 'function' });
     expect(byId.results[0]!.snippet).toContain('«openDatabase»');
+    // the default: hybrid with the built-in model, which an identifier query does not use
     expect(byId.meta.mode).toBe('lexical');
-    expect(byId.meta.semantic).toMatch(/lexical only/);
+    expect(byId.meta.semantic).toBe('lexical: identifier query (the vector blend is for natural queries)');
 
     // "retry backoff" must find retry_with_backoff through its split identifier
     const byWords = await engine.search('retry with exponential backoff');
@@ -123,11 +124,12 @@ describe('engine: index, search, status', () => {
     expect(r.results[0]!.path).toBe('src/db/open-database.ts');
   });
 
-  it('status reports counts, capabilities and the default lexical-only mode', async () => {
+  it('status reports counts, capabilities and the default hybrid mode (the built-in model embeds in the pass)', async () => {
     expect(engine.status().indexed).toBe(false);
     await engine.index();
     const s = engine.status();
-    expect(s).toMatchObject({ indexed: true, files: 6, featureVersionCurrent: true, capabilities: { lexical: true, semantic: false }, writer: null });
+    expect(s).toMatchObject({ indexed: true, files: 6, featureVersionCurrent: true, capabilities: { lexical: true, semantic: true }, writer: null });
+    expect(s.embeddings).toMatchObject({ provider: 'builtin', model: 'scry-code-nbow', pending: 0 });
     expect(s.languages).toMatchObject({ typescript: 2, python: 1, markdown: 2, yaml: 1 });
     expect(s.dbBytes).toBeGreaterThan(0);
   });

@@ -28,9 +28,10 @@ describe('fileDecay', () => {
     const root = join(t.dir, 'repo');
     writeTree(root, FILES);
     const db = join(t.dir, 'index.db');
-    shipped = await createEngine({ root, db, env: isolatedEnv(t.dir) });
+    // the lexical ranking's decay (embed.provider none: the blend would rescale the scores)
+    shipped = await createEngine({ root, db, env: isolatedEnv(t.dir), config: { embed: { provider: 'none' } } as ConfigInput });
     await shipped.index();
-    undecayed = await createEngine({ root, db, env: isolatedEnv(t.dir), config: { search: { ranking: { fileDecay: 1 } } } as ConfigInput });
+    undecayed = await createEngine({ root, db, env: isolatedEnv(t.dir), config: { embed: { provider: 'none' }, search: { ranking: { fileDecay: 1 } } } as ConfigInput });
   });
 
   afterAll(() => {

@@ -27,7 +27,8 @@ describe('hybrid search with an Ollama-compatible provider', () => {
       root,
       db: join(t.dir, 'index.db'),
       env: isolatedEnv(t.dir),
-      config: { embed: { provider: 'ollama', ollama: { baseUrl: server.url, model }, batchSize: 4, retries: 1, timeoutMs: 2000, queryTimeoutMs: 500, ...extra } },
+      // rank fusion (blend 0, not the default score blend), so that every query kind is hybrid
+      config: { embed: { provider: 'ollama', ollama: { baseUrl: server.url, model }, batchSize: 4, retries: 1, timeoutMs: 2000, queryTimeoutMs: 500, ...extra }, search: { fusion: { blend: 0 } } },
     });
 
   beforeAll(async () => {
@@ -229,6 +230,7 @@ describe('scry embed, search --mode, similar (CLI, in-process)', () => {
   });
 
   it('embeds with --provider, then searches hybrid with traces, and finds similar code', async () => {
+    writeFileSync(join(root, 'scry.config.json'), JSON.stringify({ embed: { provider: 'none' } }));
     const lexical = await runCli(['search', 'retry policy', '--db', db, '-C', root, '--json'], { cwd: root });
     expect(JSON.parse(lexical.stdout).meta).toMatchObject({ mode: 'lexical', semantic: 'lexical only: no embedding provider is configured' });
 
@@ -237,7 +239,7 @@ describe('scry embed, search --mode, similar (CLI, in-process)', () => {
     expect(embed.stdout).toMatch(/^embedded \d+ chunk texts with ollama:cli-embed \(256-d\)/m);
 
     // the provider comes from scry.config.json from now on
-    writeFileSync(join(root, 'scry.config.json'), JSON.stringify({ embed: { provider: 'ollama', ollama: { baseUrl: server.url, model: 'cli-embed' } } }));
+    writeFileSync(join(root, 'scry.config.json'), JSON.stringify({ embed: { provider: 'ollama', ollama: { baseUrl: server.url, model: 'cli-embed' } }, search: { fusion: { blend: 0 } } }));
     const hybrid = await runCli(['search', 'retry policy', '--db', db, '-C', root, '--explain'], { cwd: root });
     expect(hybrid.code).toBe(0);
     expect(hybrid.stdout).toMatch(/why: (lexical|vector) #\d+: 1\/\(60\+\d+\) = /);

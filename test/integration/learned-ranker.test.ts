@@ -14,7 +14,8 @@ import { FEATURES } from '../../src/search/learned-rank.js';
 import { writeSmallRepo } from '../helpers/fixture-repo.js';
 import { isolatedEnv, tempDir } from '../helpers/temp.js';
 
-const learned = (extra: Record<string, unknown> = {}): ConfigInput => ({ search: { ranking: { learned: true } }, ...extra }) as ConfigInput;
+/** The learned ranker; lexical (`embed.provider` none) unless `extra` names a provider. */
+const learned = (extra: Record<string, unknown> = {}): ConfigInput => ({ search: { ranking: { learned: true } }, embed: { provider: 'none' }, ...extra }) as ConfigInput;
 
 function checkTrace(r: SearchResult): void {
   expect(r.ranker).toBeDefined();
@@ -106,8 +107,8 @@ describe('learned ranker', () => {
     } finally {
       engine.close();
     }
-    // blend 0 (the default) is rank fusion: no ranker trace
-    const rrf = await open({ embed: { provider: 'builtin' } } as ConfigInput, 'hybrid.db');
+    // blend 0 is rank fusion: no ranker trace
+    const rrf = await open({ embed: { provider: 'builtin' }, search: { fusion: { blend: 0 } } } as ConfigInput, 'hybrid.db');
     try {
       const r = await rrf.search('send the queued items again', { explain: true, limit: 5 });
       expect(r.meta.mode).toBe('hybrid');

@@ -72,7 +72,7 @@ describe('MCP server (in-process)', () => {
     expect(lines.length).toBeLessThanOrEqual(6);
     expect(lines[0]).toContain(`at ${root}: 6 files (`);
     expect(lines[0]).toMatch(/typescript 2/);
-    expect(instructions).toContain('lexical only');
+    expect(instructions).toContain('Search is hybrid'); // the default: the built-in model's vectors
     expect(instructions).toContain('invalid_arguments');
   });
 

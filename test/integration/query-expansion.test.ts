@@ -14,7 +14,8 @@ import { createEngine, type ConfigInput, type Engine } from '../../src/index.js'
 import { writeSmallRepo } from '../helpers/fixture-repo.js';
 import { isolatedEnv, tempDir } from '../helpers/temp.js';
 
-const withExpansion = (w: number): ConfigInput => ({ search: { ranking: { expansion: w } } }) as ConfigInput;
+/** Lexical search (`embed.provider` none: expansion is a lexical feature) with expansion weight `w`. */
+const withExpansion = (w: number): ConfigInput => ({ embed: { provider: 'none' }, search: { ranking: { expansion: w } } }) as ConfigInput;
 
 describe('query expansion', () => {
   let t: ReturnType<typeof tempDir>;

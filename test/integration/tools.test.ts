@@ -85,7 +85,8 @@ describe('agent tools over a real index', () => {
     expect(code.ok).toBe(true);
     expect(data(code).results[0]).toMatchObject({ path: 'src/http/retry_policy.py', symbol: 'retry_with_backoff', language: 'python' });
     expect(data(code).results.every((r: { path: string }) => !r.path.endsWith('.md'))).toBe(true);
-    expect(data(code).mode).toBe('lexical');
+    // the default: hybrid with the built-in model for a natural-language question
+    expect(data(code).mode).toBe('hybrid');
     const docs = await call('search_docs', { query: 'installation', max_results: 1 });
     expect(data(docs).results).toHaveLength(1);
     expect(data(docs).results[0]).toMatchObject({ path: 'docs/guide.md', symbol: 'Installation' });
@@ -101,7 +102,8 @@ describe('agent tools over a real index', () => {
     const snippet = "const db = new Database(path);\ndb.pragma('journal_mode = WAL');";
     const env = await call('find_similar', { code_snippet: snippet });
     expect(data(env).results[0].path).toBe('src/db/open-database.ts');
-    expect(env.meta.warnings.join(' ')).toMatch(/lexical similarity/);
+    // the index has the built-in model's vectors (the default): similarity by vectors, no lexical fallback
+    expect(env.meta.warnings.join(' ')).not.toMatch(/lexical similarity/);
     const excluded = await call('find_similar', { code_snippet: snippet, exclude_file: 'src/db/open-database.ts' });
     expect(data(excluded).results.map((r: { path: string }) => r.path)).not.toContain('src/db/open-database.ts');
   });
@@ -227,7 +229,8 @@ describe('agent tools over a real index', () => {
 
   it('index_status reports counts, freshness and capabilities', async () => {
     const env = await call('index_status', {});
-    expect(data(env)).toMatchObject({ indexed: true, vectors: 0, capabilities: { lexical: true, semantic: false, writes: 'stage', rerank: null } });
+    expect(data(env)).toMatchObject({ indexed: true, capabilities: { lexical: true, semantic: true, writes: 'stage', rerank: null } });
+    expect(data(env).vectors).toBeGreaterThan(0);
     expect(data(env).files).toBeGreaterThanOrEqual(6);
     expect(data(env).freshness.last_pass_at).toMatch(/^\d{4}-/);
   });

@@ -392,7 +392,9 @@ describe('http client', () => {
 describe('createEmbeddingProvider', () => {
   it('builds the configured provider, none for `none`, and takes the key from the env map', async () => {
     const deps = { modelsDir: '/nonexistent', sleep: instantSleep().sleep };
-    expect(createEmbeddingProvider(embedSchema.parse({}), deps)).toBeUndefined();
+    expect(createEmbeddingProvider(embedSchema.parse({ provider: 'none' }), deps)).toBeUndefined();
+    // the default is the built-in model (it loads on first use, not here)
+    expect(createEmbeddingProvider(embedSchema.parse({}), deps)).toMatchObject({ name: 'builtin', model: 'scry-code-nbow', maxBatch: 32 });
     const viaOllama = createEmbeddingProvider(embedSchema.parse({ provider: 'ollama', ollama: { baseUrl: server.url, model: 'm' }, batchSize: 2 }), deps)!;
     expect(viaOllama).toMatchObject({ name: 'ollama', model: 'm', maxBatch: 2 });
     expectVectors(await viaOllama.embed(['x y']), ['x y']);
