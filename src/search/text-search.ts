@@ -343,16 +343,26 @@ export async function searchText(store: IndexStore, query: string, options: Text
       lastYield = performance.now();
     }
   }
-  const { matches, filesWithMatches, filesScanned, filesSkipped, timedOut } = state;
+  return textSearchResult(query, pattern, limit, started, state);
+}
+
+/** What a text scan found, as the result: the first `limit` matches, the counts, the time since `started`. */
+export function textSearchResult<M>(
+  query: string,
+  pattern: TextPattern,
+  limit: number,
+  started: number,
+  scan: { readonly matches: readonly M[]; readonly filesWithMatches: number; readonly filesScanned: number; readonly filesSkipped: number; readonly timedOut: boolean },
+) {
   return {
     query,
-    matches: matches.slice(0, limit),
+    matches: scan.matches.slice(0, limit),
     caseSensitive: pattern.caseSensitive,
-    filesWithMatches,
-    filesScanned,
-    filesSkipped,
-    truncated: matches.length > limit,
-    timedOut,
+    filesWithMatches: scan.filesWithMatches,
+    filesScanned: scan.filesScanned,
+    filesSkipped: scan.filesSkipped,
+    truncated: scan.matches.length > limit,
+    timedOut: scan.timedOut,
     tookMs: Math.round((performance.now() - started) * 100) / 100,
   };
 }

@@ -7,7 +7,7 @@
 import { EngineError } from '../core/errors.js';
 import { pathMatcher } from '../search/filters.js';
 import { compileTextPattern, type TextPattern } from '../search/text-pattern.js';
-import { REGEX_MAX_FILE_BYTES, scanBuffer } from '../search/text-search.js';
+import { REGEX_MAX_FILE_BYTES, scanBuffer, textSearchResult } from '../search/text-search.js';
 import type { PgDb, Sql } from './pg-db.js';
 import { restoredBody } from './pg-push.js';
 import { heads } from './pg-search.js';
@@ -82,15 +82,5 @@ export async function searchTeamText(db: PgDb, query: string, options: TeamTextO
       }
     }
   });
-  return {
-    query,
-    matches: matches.slice(0, limit),
-    caseSensitive: pattern.caseSensitive,
-    filesWithMatches,
-    filesScanned,
-    filesSkipped,
-    truncated: matches.length > limit,
-    timedOut,
-    tookMs: Math.round((performance.now() - started) * 100) / 100,
-  };
+  return textSearchResult(query, pattern, limit, started, { matches, filesWithMatches, filesScanned, filesSkipped, timedOut });
 }
