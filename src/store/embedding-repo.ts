@@ -18,6 +18,7 @@ export class EmbeddingRepo {
   private readonly pendingStmt;
   private readonly pendingCountStmt;
   private readonly putStmt;
+  private readonly putNewStmt;
   private readonly getStmt;
   private readonly orphansStmt;
   private readonly otherModelsStmt;
@@ -34,6 +35,7 @@ export class EmbeddingRepo {
     );
     this.pendingCountStmt = db.prepare<[string], { n: number }>(`SELECT count(DISTINCT c.hash) AS n ${missing}`);
     this.putStmt = db.prepare<[string, string, Buffer]>('INSERT OR REPLACE INTO embeddings(model, chunk_hash, vector) VALUES (?, ?, ?)');
+    this.putNewStmt = db.prepare<[string, string, Buffer]>('INSERT OR IGNORE INTO embeddings(model, chunk_hash, vector) VALUES (?, ?, ?)');
     this.getStmt = db.prepare<[string, string], { vector: Uint8Array }>('SELECT vector FROM embeddings WHERE model = ? AND chunk_hash = ?');
     this.orphansStmt = db.prepare<[]>('DELETE FROM embeddings WHERE chunk_hash NOT IN (SELECT hash FROM chunks)');
     this.otherModelsStmt = db.prepare<[string]>('DELETE FROM embeddings WHERE model <> ?');
@@ -59,6 +61,11 @@ export class EmbeddingRepo {
 
   put(model: string, chunkHash: string, vector: Buffer): void {
     this.putStmt.run(model, chunkHash, vector);
+  }
+
+  /** Stores a vector unless the text already has one for `model` (the first chunk with a text gives its vector, as in the embedding pass). */
+  putNew(model: string, chunkHash: string, vector: Buffer): void {
+    this.putNewStmt.run(model, chunkHash, vector);
   }
 
   get(model: string, chunkHash: string): Buffer | undefined {
