@@ -192,6 +192,8 @@ async function fullIndex(engine: Engine, label: string): Promise<FullRun> {
   const mbps = report.bytesIndexed / MB / (full.ms / 1000);
   console.log(`${label.padEnd(15)} ${fmtMs(full.ms)}  ${report.filesIndexed} files  ${report.chunksWritten} chunks  ${mbps.toFixed(2)} MB/s  ${Math.round(report.filesIndexed / (full.ms / 1000))} files/s  (load ${fmtLoad(loadAvgBefore)} before)`);
   console.log(`  cpu time      ${fmtMs(fullCpuMs)} user+sys, all threads (${Math.round((fullCpuMs / full.ms) * 100)}% of wall on ${availableParallelism()} cores)`);
+  const embed = report.embedding && 'durationMs' in report.embedding ? report.embedding : undefined;
+  if (embed) console.log(`  passes        lexical ${fmtMs(report.durationMs)}, then embedding ${fmtMs(embed.durationMs)} (${embed.embedded} texts embedded after the lexical pass; ${embed.covered} of ${embed.chunks} chunks with a vector)`);
   console.log(`  peak RSS      sampled ${fmtMB(memory.sampledPeakBytes)} (${fmtMB(rssBeforeBytes)} before the pass), process max ${fmtMB(memory.maxRssBytes)}`);
   return { label, ms: full.ms, cpuMs: fullCpuMs, mbps, report, memory, loadAvgBefore };
 }

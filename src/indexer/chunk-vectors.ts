@@ -58,16 +58,19 @@ const SEEN_LIMIT = 500_000;
 
 /**
  * The vectors of a file's chunks, packed into one buffer (chunk i at `i * stride`), so that a
- * worker hands them over as one transferable buffer. `skip(hash)` says a chunk's text was embedded
- * earlier on this thread: its slot is left zeroed and its first byte (the blob version, never 0)
- * marks it absent.
+ * worker hands them over as one transferable buffer. A chunk whose text was embedded earlier on
+ * this thread (`seen`) is not embedded again: its slot is left zeroed, and its first byte (the blob
+ * version, never 0) marks it absent.
  */
-export function packVectors(embedder: ChunkEmbedder, chunks: ReadonlyArray<{ readonly text: string; readonly hash: string; readonly head: EmbedHead }>, seen: Set<string>): Uint8Array {
+export function packVectors(embedder: ChunkEmbedder, chunks: ReadonlyArray<{ readonly text: string; readonly hash: string; readonly head: EmbedHead }>, seen: Set<number>): Uint8Array {
   const out = new Uint8Array(chunks.length * embedder.stride);
   if (seen.size > SEEN_LIMIT) seen.clear();
   chunks.forEach((c, i) => {
-    if (seen.has(c.hash)) return;
-    seen.add(c.hash);
+    // 52 bits of the hex hash: a number costs a set far less than the string; two texts that share
+    // them (unlikely) leave the second pending, for the embedding pass
+    const key = parseInt(c.hash.slice(0, 13), 16);
+    if (seen.has(key)) return;
+    seen.add(key);
     out.set(embedder.vectorOf(c.head, c.text), i * embedder.stride);
   });
   return out;

@@ -10,7 +10,7 @@ const stored = new Set(contents);
 const reusable = (hash: string, language: string): boolean => stored.has(contentKey(hash, language));
 // the built-in model, loaded once for this thread when the pass embeds as it prepares
 const embedding: Promise<PrepareEmbedding | undefined> = config.embed
-  ? loadChunkEmbedder(config.embed).then((embedder) => (embedder ? { embedder, seen: new Set<string>() } : undefined))
+  ? loadChunkEmbedder(config.embed).then((embedder) => (embedder ? { embedder, seen: new Set<number>() } : undefined))
   : Promise.resolve(undefined);
 
 // batches are handled one at a time, in order: grammar loading is the only await

@@ -37,7 +37,7 @@ export interface PrepareConfig {
 /** A thread's built-in model and the chunk texts it has embedded (each is embedded once per thread). */
 export interface PrepareEmbedding {
   readonly embedder: ChunkEmbedder;
-  readonly seen: Set<string>;
+  readonly seen: Set<number>;
 }
 
 /** A chunk ready to be written: its row (the ordinal is its position), minus the text, which is
