@@ -9,7 +9,8 @@
  * queues each file it writes, and a completed pass empties the queue. Meta `embed_ready` names
  * the model for which every chunk of an unqueued file has a vector; for any other model every
  * file is queued first. So a pass after a one-file edit reads that file's chunks, not the whole
- * index. Vectors of texts no chunk has any more (an edit replaced them) and of other models are
+ * index; each batch unqueues the files the cursor has passed, so a stopped pass resumes after
+ * them. Vectors of texts no chunk has any more (an edit replaced them) and of other models are
  * swept when the pass queued everything, or once the vectors added or the chunks dropped since
  * the last sweep pass a share of the index: the sweep reads every vector, and a stale vector
  * costs only disk (search joins vectors through chunks).
@@ -192,6 +193,8 @@ export async function runEmbedPass(options: EmbedPassOptions): Promise<EmbedRepo
           if (v.length !== fingerprint.dimensions) throw new EngineError('EMBEDDING_FAILED', { provider: provider.name, reason: `a ${v.length}-dimensional vector; the model has ${fingerprint.dimensions}` });
           store.embeddings.put(model, c.chunkHash, Buffer.from(encodeVector(v, options.storage)));
         });
+        // the files the cursor has left behind are done: a stopped pass resumes after them
+        store.embeddings.dequeueBefore(cursor.fileId);
       });
       done += pending.length;
       options.onProgress?.({ phase: 'embed', done, total: Math.max(total, done) });

@@ -35,6 +35,7 @@ export class EmbeddingRepo {
   private readonly queueStmt;
   private readonly queueAllStmt;
   private readonly clearQueueStmt;
+  private readonly dequeueBeforeStmt;
   private readonly queuedAnyStmt;
   private readonly putStmt;
   private readonly getStmt;
@@ -61,6 +62,7 @@ export class EmbeddingRepo {
     this.queueStmt = db.prepare<[number]>('INSERT OR IGNORE INTO embed_queue(file_id) VALUES (?)');
     this.queueAllStmt = db.prepare<[]>('INSERT OR IGNORE INTO embed_queue(file_id) SELECT id FROM files');
     this.clearQueueStmt = db.prepare<[]>('DELETE FROM embed_queue');
+    this.dequeueBeforeStmt = db.prepare<[number]>('DELETE FROM embed_queue WHERE file_id < ?');
     this.queuedAnyStmt = db.prepare<[], { one: number }>('SELECT 1 AS one FROM embed_queue LIMIT 1');
     this.putStmt = db.prepare<[string, string, Buffer]>('INSERT OR REPLACE INTO embeddings(model, chunk_hash, vector) VALUES (?, ?, ?)');
     this.getStmt = db.prepare<[string, string], { vector: Uint8Array }>('SELECT vector FROM embeddings WHERE model = ? AND chunk_hash = ?');
@@ -104,6 +106,11 @@ export class EmbeddingRepo {
 
   clearQueue(): void {
     this.clearQueueStmt.run();
+  }
+
+  /** Unqueues the files before `fileId`: a pass's cursor has passed them, every chunk with its vector. */
+  dequeueBefore(fileId: number): void {
+    this.dequeueBeforeStmt.run(fileId);
   }
 
   /** Whether any file is queued. */

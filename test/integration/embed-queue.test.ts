@@ -123,6 +123,28 @@ describe('the embedding pass reads only the files written since it last complete
     expect(sql('SELECT file_id FROM embed_queue')).toHaveLength(0);
   });
 
+  it('a pass stopped halfway unqueues the files it got through: the next one embeds the rest only', async () => {
+    const edited = Array.from({ length: 12 }, (_, k) => 14 + k);
+    for (const i of edited) edit(i, ' // halfway');
+    let batches = 0;
+    server.respond = (r) => ((r.input ?? []).some((x) => x.startsWith('src/')) && batches++ >= 1 ? { status: 500, body: JSON.stringify({ error: 'model crashed' }) } : { ok: true, dimensions: DIMS });
+    const failed = await engine.index();
+    expect(failed.filesIndexed).toBe(edited.length);
+    expect(failed.embedding).toMatchObject({ error: { code: expect.stringMatching(/^EMBEDDING_/) } });
+    const done = embeddedPaths();
+    const queued = sql<{ path: string }>('SELECT f.path FROM embed_queue q JOIN files f ON f.id = q.file_id ORDER BY f.path').map((r) => r.path);
+    expect(done.length).toBeGreaterThan(0);
+    expect(queued.length).toBeGreaterThan(0);
+    expect(queued.length).toBeLessThan(edited.length);
+
+    resetServer();
+    const resumed = await engine.embed();
+    expect(resumed.embedding).toMatchObject({ pending: 0 });
+    const rest = embeddedPaths();
+    expect(rest.every((p) => queued.includes(p))).toBe(true);
+    expect(edited.map(file).filter((p) => !done.includes(p) && !rest.includes(p))).toEqual([]);
+  });
+
   it('leaves stale vectors to a sweep that runs once the vectors added pass a share of the index', async () => {
     edit(12, ' // stale');
     await engine.index({ paths: [file(12)] });
