@@ -16,6 +16,7 @@ import { createEngine, type Engine } from '../../src/index.js';
 import { openConnection } from '../../src/store/driver.js';
 import { startEmbedServer, type EmbedServer } from '../helpers/embed-server.js';
 import { backdate } from '../helpers/fixture-repo.js';
+import { waitFor } from '../helpers/wait.js';
 import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
 
 const FILES = 30;
@@ -176,5 +177,41 @@ describe('the embedding pass reads only the files written since it last complete
     expect(embeddedPaths()).toEqual(Array.from({ length: FILES }, (_, i) => file(i)).sort());
     expect(sql<{ model: string }>('SELECT DISTINCT model FROM embeddings').map((r) => r.model)).toEqual([expect.stringMatching(/other-embed/)]);
     expect(engine.status().embeddings).toMatchObject({ covered: engine.status().chunks, pending: 0 });
+  });
+});
+
+describe('under watch(), with the built-in model (the default provider)', () => {
+  it('an edit is searchable after its pass, and an idle slice embeds the edited file, emptying the queue', async () => {
+    const t = tempDir('scry-embed-queue-watch-');
+    const root = join(t.dir, 'repo');
+    const db = join(t.dir, 'index.db');
+    writeTree(root, Object.fromEntries(Array.from({ length: 12 }, (_, i) => [file(i), source(i)])));
+    backdate(root, Array.from({ length: 12 }, (_, i) => file(i)));
+    const engine = await createEngine({ root, db, env: isolatedEnv(t.dir) });
+    const passes: number[] = [];
+    const watch = await engine.watch({ watch: { debounceMs: 50 }, onEvent: (e) => (e.type === 'pass-end' ? passes.push(e.report.filesIndexed) : undefined) });
+    const queueSize = (): number => {
+      const conn = openConnection(db, { readonly: true });
+      try {
+        return conn.prepare<[], { n: number }>('SELECT count(*) AS n FROM embed_queue').get()!.n;
+      } finally {
+        conn.close();
+      }
+    };
+    try {
+      await watch.ready();
+      await watch.idle();
+      await waitFor('the startup embedding to complete', () => queueSize() === 0 && engine.status().embeddings?.pending === 0);
+      writeFileSync(join(root, file(5)), `${source(5)}// scryqueuedtoken\n`);
+      await waitFor('the edit to be searchable', async () => (await engine.search('scryqueuedtoken', { limit: 3 })).results[0]?.path === file(5));
+      expect(passes.at(-1)).toBe(1);
+      await waitFor('the idle slice to embed the edit', () => queueSize() === 0 && engine.status().embeddings?.pending === 0);
+      const status = engine.status();
+      expect(status.embeddings).toMatchObject({ provider: 'builtin', covered: status.chunks, pending: 0 });
+    } finally {
+      await watch.close();
+      engine.close();
+      t.cleanup();
+    }
   });
 });
