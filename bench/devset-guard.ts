@@ -24,11 +24,11 @@ export interface KindRecord {
 
 export type GuardRecord = Partial<Record<QueryKind, KindRecord>>;
 
-/** Per kind, the held-out numbers of `rows` (one configuration's rows). */
-export function guardRecord(rows: readonly DevRow[]): GuardRecord {
+/** Per kind, the held-out numbers of `rows` (one configuration's rows) of `group` (undefined: the development benchmark proper). */
+export function guardRecord(rows: readonly DevRow[], group?: string): GuardRecord {
   const out: GuardRecord = {};
   for (const kind of KINDS) {
-    const sel = rows.filter((r) => r.split === 'held-out' && r.kind === kind);
+    const sel = rows.filter((r) => r.split === 'held-out' && r.kind === kind && r.group === group);
     if (sel.length === 0) continue;
     const s = summarize(sel, []);
     out[kind] = { n: s.queries, acc5: s.accAt[5]!, mrr: s.mrr, fn10: s.functionHitAt?.[10] ?? 0 };
