@@ -55,5 +55,8 @@ export function guardRegressions(recorded: GuardRecord, now: GuardRecord): strin
   return out;
 }
 
-export const readGuard = (): GuardRecord => JSON.parse(readFileSync(GUARD_FILE, 'utf8')) as GuardRecord;
-export const writeGuard = (g: GuardRecord): void => writeFileSync(GUARD_FILE, `${JSON.stringify(g, null, 1)}\n`);
+/** The large-repository group's record (`--sets large --record`), kept apart from the development benchmark's. */
+export const LARGE_GUARD_FILE = join(import.meta.dirname, 'largeset', 'held-out-default.json');
+
+export const readGuard = (file: string = GUARD_FILE): GuardRecord => JSON.parse(readFileSync(file, 'utf8')) as GuardRecord;
+export const writeGuard = (g: GuardRecord, file: string = GUARD_FILE): void => writeFileSync(file, `${JSON.stringify(g, null, 1)}\n`);

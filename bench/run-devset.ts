@@ -20,7 +20,9 @@
  * queries on big TS/JS repositories, issue-like texts on big Python ones; bench/largeset/, indexes
  * under bench/.largeset-cache/), reported in tables of its own, never mixed into the per-kind
  * numbers above; not part of the default `--sets` (its first run indexes ~40 commits of each big
- * repository). `--check`/`--record` guard the development benchmark proper only.
+ * repository). `--check`/`--record` guard each set run: the development benchmark proper
+ * (`devset`, `nl`) against bench/devset/held-out-default.json, `large` against
+ * bench/largeset/held-out-default.json.
  * Writes bench/results/devset.json.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -34,7 +36,7 @@ import type { Engine } from '../src/index.js';
 import type { EvalQuery } from '../src/eval/queries-file.js';
 import { splitOfRepo, type Split } from './bench-repos.js';
 import { BASELINE, baselineAtCommit, baselineFromTree, type WindowBm25 } from './bm25-windows.js';
-import { GUARD_FILE, guardRecord, guardRegressions, readGuard, writeGuard } from './devset-guard.js';
+import { GUARD_FILE, guardRecord, guardRegressions, LARGE_GUARD_FILE, readGuard, writeGuard } from './devset-guard.js';
 import { formatReport, KINDS, type DevRow, type QueryKind } from './devset-report.js';
 import { cacheOf, DEV_SET, fileOf, kindOf, LARGE_ISSUE_SET, mirrorOf, namesGoldFile, type DevSet } from './mine-devset.js';
 import { ensureNlTree, LARGE_DOC_SET, NL_SET, nlCacheOf, readManifest, readNlQueries, type NlSet } from './nl-slice.js';
@@ -308,23 +310,32 @@ async function main(): Promise<void> {
     for (const q of last.filter((x) => !x.accAt[5] && (o.split !== 'all' || x.split === 'tune'))) process.stdout.write(`MISS ${q.kind} ${q.repo} ${q.id}\n`);
   }
   writeResult('devset', { sets, kinds, variants: all, ref, rows: Object.fromEntries(byVariant) });
-  guard(byVariant.get('default'));
+  guard(byVariant.get('default'), sets);
 }
 
-/** `--record`: the default's held-out numbers become the guard; `--check`: fail when they regressed. */
-function guard(rows: readonly DevRow[] | undefined): void {
+/**
+ * `--record`: the default's held-out numbers become the guard; `--check`: fail when they regressed.
+ * One record per group run (the development benchmark proper, the large group), each in its file.
+ */
+function guard(rows: readonly DevRow[] | undefined, sets: readonly string[]): void {
   const record = process.argv.includes('--record');
   if (!record && !process.argv.includes('--check')) return;
   if (!rows) throw new Error('--record and --check need the default variant (--variants default)');
-  const now = guardRecord(rows);
-  if (record) {
-    writeGuard(now);
-    process.stderr.write(`recorded ${GUARD_FILE}\n`);
-    return;
+  const groups: Array<[string | undefined, string]> = [];
+  if (sets.includes('devset') || sets.includes('nl')) groups.push([undefined, GUARD_FILE]);
+  if (sets.includes('large')) groups.push(['large', LARGE_GUARD_FILE]);
+  for (const [group, file] of groups) {
+    const now = guardRecord(rows, group);
+    if (record) {
+      writeGuard(now, file);
+      process.stderr.write(`recorded ${file}\n`);
+      continue;
+    }
+    const regressions = guardRegressions(readGuard(file), now);
+    const name = group ? `guard (${group})` : 'guard';
+    process.stdout.write(regressions.length === 0 ? `${name}: no held-out regression\n` : `${name}: REGRESSED\n${regressions.map((r) => `  ${r}`).join('\n')}\n`);
+    if (regressions.length > 0) process.exitCode = 1;
   }
-  const regressions = guardRegressions(readGuard(), now);
-  process.stdout.write(regressions.length === 0 ? 'guard: no held-out regression\n' : `guard: REGRESSED\n${regressions.map((r) => `  ${r}`).join('\n')}\n`);
-  if (regressions.length > 0) process.exitCode = 1;
 }
 
 await main();
