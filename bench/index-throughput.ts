@@ -10,6 +10,8 @@
  *                                                  (for `node --cpu-prof --import tsx bench/index-throughput.ts --full-only`);
  *                                                  add --no-syntax to profile the `syntax: false` index instead
  *   npx tsx bench/index-throughput.ts --root DIR   index DIR instead of the corpus (a subset of it, say)
+ *   npx tsx bench/index-throughput.ts --no-model   every index without the built-in model's vectors
+ *                                                  (config `embed: { provider: 'none' }`): the lexical pass alone
  *
  * Measures: a full index into a fresh db with the default config, structure on (wall, MB/s,
  * files/s, peak RSS); a second full index into another fresh db with `syntax: false` (code chunked
@@ -190,6 +192,8 @@ async function fullIndex(engine: Engine, label: string): Promise<FullRun> {
   const mbps = report.bytesIndexed / MB / (full.ms / 1000);
   console.log(`${label.padEnd(15)} ${fmtMs(full.ms)}  ${report.filesIndexed} files  ${report.chunksWritten} chunks  ${mbps.toFixed(2)} MB/s  ${Math.round(report.filesIndexed / (full.ms / 1000))} files/s  (load ${fmtLoad(loadAvgBefore)} before)`);
   console.log(`  cpu time      ${fmtMs(fullCpuMs)} user+sys, all threads (${Math.round((fullCpuMs / full.ms) * 100)}% of wall on ${availableParallelism()} cores)`);
+  const embed = report.embedding && 'durationMs' in report.embedding ? report.embedding : undefined;
+  if (embed) console.log(`  passes        lexical ${fmtMs(report.durationMs)}, then embedding ${fmtMs(embed.durationMs)} (${embed.embedded} texts embedded after the lexical pass; ${embed.covered} of ${embed.chunks} chunks with a vector)`);
   console.log(`  peak RSS      sampled ${fmtMB(memory.sampledPeakBytes)} (${fmtMB(rssBeforeBytes)} before the pass), process max ${fmtMB(memory.maxRssBytes)}`);
   return { label, ms: full.ms, cpuMs: fullCpuMs, mbps, report, memory, loadAvgBefore };
 }
@@ -214,11 +218,13 @@ async function main(): Promise<void> {
   const workDir = mkdtempSync(join(tmpdir(), 'scry-bench-'));
   const dbPath = join(workDir, 'index.db');
   const noSyntax = fullOnly && flags.has('no-syntax');
-  const engine = await createEngine({ root: corpus.root, db: dbPath, ...(noSyntax ? { config: { syntax: false } } : {}) });
+  // the default config embeds with the built-in model; --no-model measures the lexical pass alone
+  const model: ConfigInput = flags.has('no-model') ? { embed: { provider: 'none' } } : {};
+  const engine = await createEngine({ root: corpus.root, db: dbPath, config: { ...model, ...(noSyntax ? { syntax: false } : {}) } });
 
   // Dry run first: warms the page cache for both contenders and says what the pass should take.
   const preview = await timeAsync(() => engine.preview());
-  console.log(`corpus ${corpus.root}: ${preview.value.files} files, ${fmtMB(preview.value.bytes)} (dry run ${fmtMs(preview.ms)})`);
+  console.log(`corpus ${corpus.root}: ${preview.value.files} files, ${fmtMB(preview.value.bytes)} (dry run ${fmtMs(preview.ms)})${flags.has('no-model') ? ', without the model' : ''}`);
 
   // Structure on (the default) first: maxRSS right after it is its own peak.
   const on = await fullIndex(engine, noSyntax ? 'full, no syntax' : 'full index');
@@ -237,7 +243,7 @@ async function main(): Promise<void> {
   let off: (FullRun & { size: ReturnType<typeof diskSize>; tables: Record<string, number> }) | undefined;
   if (!flags.has('skip-syntax-off')) {
     const offDb = join(workDir, 'no-syntax.db');
-    const offConfig: ConfigInput = { syntax: false };
+    const offConfig: ConfigInput = { ...model, syntax: false };
     const offEngine = await createEngine({ root: corpus.root, db: offDb, config: offConfig });
     const run = await fullIndex(offEngine, 'full, no syntax');
     offEngine.close();
@@ -294,6 +300,7 @@ async function main(): Promise<void> {
     loadAvgAtEnd: loadAtEnd,
     corpus: { root: corpus.root, packages: corpus.packages, installedPackages: corpus.installedPackages, treeHash: corpus.treeHash, previewFiles: preview.value.files, previewBytes: preview.value.bytes },
     db: dbPath,
+    embedModel: flags.has('no-model') ? 'none' : 'builtin',
     workDir,
     targets: TARGETS,
     full: runJson(on),

@@ -209,7 +209,9 @@ async function prepareAndWrite(ctx: IndexPassContext, work: readonly FileCandida
   const progress = { filesDone: 0, filesTotal: work.length, bytesDone: 0, bytesTotal };
   ctx.onProgress?.({ phase: 'index', ...progress });
   const queue: QueuedBatch[] = cutBatches(withCommitDates(ctx, work)).map((files) => ({ files, again: false }));
-  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax, parseTimeoutMs: config.parseTimeoutMs, documents: config.documents };
+  // the built-in model embeds on the workers as they parse (chunk-vectors.ts); other providers after the pass
+  const embed = config.embed.provider === 'builtin' ? { maxChars: config.embed.maxChars, storage: config.embed.storage } : undefined;
+  const prepareConfig = { root: ctx.root, maxFileBytes: config.maxFileBytes, chunk: config.chunk, syntax: config.syntax, parseTimeoutMs: config.parseTimeoutMs, documents: config.documents, embed };
   const large = bytesTotal >= WORKER_MIN_BYTES && queue.length > 1;
   const preparer = choosePreparer(ctx, prepareConfig, large);
   const noteFallback = fallbackReporter(ctx.logger);

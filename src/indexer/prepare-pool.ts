@@ -58,6 +58,9 @@ function startWorker(workerData: WorkerData): Worker {
   return new Worker(code, { eval: true, workerData });
 }
 
+/** Batches queued on each worker at once (see `workerPreparer`). */
+const QUEUED_PER_WORKER = 2;
+
 /** Worker threads for a large pass: one per core, at most 2 (the main thread writes meanwhile). */
 export function workerCount(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
@@ -109,7 +112,9 @@ export function workerPreparer(config: PrepareConfig, logger: Logger, count = wo
     }
   }
   return {
-    parallelism: Math.max(1, workers.length),
+    // two batches per worker: one being prepared, the next queued behind it, so that a worker that
+    // finishes early starts another batch instead of waiting for the writer to take the oldest one
+    parallelism: Math.max(1, workers.length * QUEUED_PER_WORKER),
     prepare: async (batch, hints, onFile) => {
       const live = workers.map((w, slot) => ({ w, slot })).filter(({ w }) => !w.failed);
       if (live.length === 0) return inline.prepare(batch, hints, onFile);

@@ -15,6 +15,7 @@ import { LineTable } from '../parse/line-table.js';
 import type { ChunkRecord } from '../store/chunk-repo.js';
 import { chunkFields, fileFields, storedDefines } from './fts-fields.js';
 import { chunkTimestamp, fileTimestamp } from './content-time.js';
+import { packVectors, type ChunkEmbedder, type PrepareEmbedConfig } from './chunk-vectors.js';
 
 const encoder = new TextEncoder();
 
@@ -29,6 +30,14 @@ export interface PrepareConfig {
   readonly parseTimeoutMs?: number | undefined;
   /** PDFs, mail and (with `html: 'text'`) HTML pages read through their extractors (config `documents`). */
   readonly documents?: DocumentsConfig | undefined;
+  /** Embed chunks with the built-in model as they are prepared (worker threads only; see chunk-vectors.ts). */
+  readonly embed?: PrepareEmbedConfig | undefined;
+}
+
+/** A thread's built-in model and the chunk texts it has embedded (each is embedded once per thread). */
+export interface PrepareEmbedding {
+  readonly embedder: ChunkEmbedder;
+  readonly seen: Set<number>;
 }
 
 /** A chunk ready to be written: its row (the ordinal is its position), minus the text, which is
@@ -64,6 +73,8 @@ export type PreparedFile =
       readonly metadata: string | null;
       /** Token literals redacted in `bytes`: rule id → count (empty when none). */
       readonly redactions: Readonly<Record<string, number>>;
+      /** The chunks' vectors, packed (see `packVectors`), when the batch was embedded (`PreparedBatch.vectors`). */
+      readonly vectors?: Uint8Array | undefined;
     };
 
 /** A file of a language with a grammar that was chunked by line windows instead. */
@@ -105,6 +116,8 @@ export interface PreparedBatch {
   /** Files not parsed, because the index holds their content. */
   readonly known: KnownFile[];
   readonly fallbacks: FallbackNote[];
+  /** The model key and vector length of the files' packed `vectors`, when the batch was embedded. */
+  readonly vectors?: { readonly model: string; readonly stride: number } | undefined;
 }
 
 type Accepted = { readonly candidate: FileCandidate; readonly read: Extract<ReadResult, { ok: true }> };
@@ -126,7 +139,7 @@ function readFile(config: PrepareConfig, candidate: FileCandidate, known: KnownC
  */
 export function prepareFile(config: PrepareConfig, parser: FileParser, candidate: FileCandidate, known: KnownContent = {}): PreparedFile | KnownFile {
   const r = readFile(config, candidate, known);
-  return 'read' in r ? parseFile(parser, r) : r;
+  return 'read' in r ? parseFile(parser, r, undefined) : r;
 }
 
 /** Whether a candidate is a document read through an extractor under this config. */
@@ -142,7 +155,7 @@ async function readDocumentFile(config: PrepareConfig, candidate: FileCandidate,
 }
 
 /** Chunks an accepted file and computes its FTS fields. */
-function parseFile(parser: FileParser, { candidate, read: result }: Accepted): PreparedFile {
+function parseFile(parser: FileParser, { candidate, read: result }: Accepted, embedding: PrepareEmbedding | undefined): PreparedFile {
   const input = { path: candidate.path, language: result.language, contentType: result.contentType, text: result.text };
   const parsed = parser.parse(input);
   const drafts = parsed.chunks;
@@ -155,8 +168,10 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
   const latest = Math.max(candidate.mtimeMs, candidate.committedMs ?? 0, 0) + 86_400_000;
   const fileTs = fileTimestamp(parsed.metadata ?? result.metadata, candidate.committedMs ?? candidate.mtimeMs, latest);
   const document = result.contentType === 'docs';
+  const texts: string[] = [];
   const chunks = drafts.map((d): PreparedChunk => {
     const text = view.subarray(d.startByte, d.endByte).toString('utf8');
+    if (embedding) texts.push(text);
     const fields = chunkFields(file, d, text, compounds);
     return {
       kind: d.kind,
@@ -195,6 +210,7 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted): P
     fallback: parsed.fallback ?? null,
     metadata: parsed.metadata ? JSON.stringify(parsed.metadata) : result.metadata ? JSON.stringify(result.metadata) : null,
     redactions: result.redactions,
+    vectors: embedding ? packVectors(embedding.embedder, chunks.map((c, i) => ({ text: texts[i]!, hash: c.hash, head: { path: candidate.path, symbol: c.symbol, container: c.container } })), embedding.seen) : undefined,
   };
 }
 
@@ -206,8 +222,8 @@ export type FileDone = (index: number) => void;
  * (once per thread, cached: a batch of touched files loads none); the rest is synchronous. A
  * worker needs nothing but config (and `known`). `clock` times the parse guard (default monotonic).
  */
-export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[], known: KnownContent = {}, onFile?: FileDone, clock?: Clock): Promise<PreparedBatch> {
-  const out: PreparedBatch = { files: [], known: [], fallbacks: [] };
+export async function prepareBatch(config: PrepareConfig, batch: readonly FileCandidate[], known: KnownContent = {}, onFile?: FileDone, clock?: Clock, embedding?: PrepareEmbedding): Promise<PreparedBatch> {
+  const out: PreparedBatch = { files: [], known: [], fallbacks: [], vectors: embedding ? { model: embedding.embedder.model, stride: embedding.embedder.stride } : undefined };
   const grammars = config.syntax ? new Map<string, LoadedGrammar>() : undefined;
   const asked = new Set<string>();
   const onFallback = (language: string, reason: FallbackReason, path: string, detail?: string): void => void out.fallbacks.push({ language, reason, path, detail });
@@ -224,7 +240,7 @@ export async function prepareBatch(config: PrepareConfig, batch: readonly FileCa
         for (const l of missing) asked.add(l);
         for (const [l, g] of await loadGrammars(missing)) grammars!.set(l, g);
       }
-      out.files.push(parseFile(parser, r));
+      out.files.push(parseFile(parser, r, embedding));
     }
     onFile?.(i);
   }

@@ -5,6 +5,7 @@ import type { SkipRecord } from '../store/skip-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
 import { copyStoredRows } from './copy-rows.js';
 import { replaceFileRow } from './file-row.js';
+import { packedVector } from './chunk-vectors.js';
 import type { KnownFile, PreparedBatch, PreparedFile } from './prepare.js';
 
 /** Counters of one pass, updated as batches are written. */
@@ -44,12 +45,12 @@ export interface WriteContext {
  * Writes one prepared batch in one transaction. Returns the files that were left unparsed for a
  * stored content that is no longer there to copy: they must be prepared again, without hints.
  */
-export function writeBatch(ctx: WriteContext, prepared: Pick<PreparedBatch, 'files' | 'known'>): FileCandidate[] {
+export function writeBatch(ctx: WriteContext, prepared: Pick<PreparedBatch, 'files' | 'known' | 'vectors'>): FileCandidate[] {
   const again: FileCandidate[] = [];
   ctx.store.transaction(() => {
     for (const file of prepared.known) if (!writeKnown(ctx, file)) again.push(file.candidate);
     for (const file of prepared.files) {
-      if (file.ok) writeParsed(ctx, file);
+      if (file.ok) writeParsed(ctx, file, prepared.vectors);
       else writeRefused(ctx, file);
     }
   });
@@ -91,7 +92,7 @@ function writeKnown(ctx: WriteContext, file: KnownFile): boolean {
   return true;
 }
 
-function writeParsed(ctx: WriteContext, file: Extract<PreparedFile, { ok: true }>): void {
+function writeParsed(ctx: WriteContext, file: Extract<PreparedFile, { ok: true }>, vectors: PreparedBatch['vectors']): void {
   const { store, tally, now } = ctx;
   const { candidate } = file;
   const old = ctx.stored.get(candidate.path);
@@ -116,7 +117,17 @@ function writeParsed(ctx: WriteContext, file: Extract<PreparedFile, { ok: true }
       { stem: file.stem, path: file.path, symbol: c.symbolField, signature: c.signatureField, body, parts: c.parts },
     );
   });
+  if (vectors && file.vectors) writeVectors(store, file, vectors);
   tally.chunks += file.chunks.length;
   tally.indexed++;
   tally.bytes += file.size;
+}
+
+/** The vectors a worker computed for a file's chunks (see chunk-vectors.ts): a text already embedded keeps its vector. */
+function writeVectors(store: IndexStore, file: Extract<PreparedFile, { ok: true }>, vectors: NonNullable<PreparedBatch['vectors']>): void {
+  const packed = file.vectors!;
+  file.chunks.forEach((c, i) => {
+    const v = packedVector(packed, vectors.stride, i);
+    if (v) store.embeddings.putNew(vectors.model, c.hash, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+  });
 }

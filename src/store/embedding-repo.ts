@@ -38,6 +38,7 @@ export class EmbeddingRepo {
   private readonly dequeueBeforeStmt;
   private readonly queuedAnyStmt;
   private readonly putStmt;
+  private readonly putNewStmt;
   private readonly getStmt;
   private readonly orphansStmt;
   private readonly otherModelsStmt;
@@ -65,6 +66,7 @@ export class EmbeddingRepo {
     this.dequeueBeforeStmt = db.prepare<[number]>('DELETE FROM embed_queue WHERE file_id < ?');
     this.queuedAnyStmt = db.prepare<[], { one: number }>('SELECT 1 AS one FROM embed_queue LIMIT 1');
     this.putStmt = db.prepare<[string, string, Buffer]>('INSERT OR REPLACE INTO embeddings(model, chunk_hash, vector) VALUES (?, ?, ?)');
+    this.putNewStmt = db.prepare<[string, string, Buffer]>('INSERT OR IGNORE INTO embeddings(model, chunk_hash, vector) VALUES (?, ?, ?)');
     this.getStmt = db.prepare<[string, string], { vector: Uint8Array }>('SELECT vector FROM embeddings WHERE model = ? AND chunk_hash = ?');
     this.orphansStmt = db.prepare<[]>('DELETE FROM embeddings WHERE chunk_hash NOT IN (SELECT hash FROM chunks)');
     this.otherModelsStmt = db.prepare<[string]>('DELETE FROM embeddings WHERE model <> ?');
@@ -120,6 +122,11 @@ export class EmbeddingRepo {
 
   put(model: string, chunkHash: string, vector: Buffer): void {
     this.putStmt.run(model, chunkHash, vector);
+  }
+
+  /** Stores a vector unless the text already has one for `model` (the first chunk with a text gives its vector, as in the embedding pass). */
+  putNew(model: string, chunkHash: string, vector: Buffer): void {
+    this.putNewStmt.run(model, chunkHash, vector);
   }
 
   get(model: string, chunkHash: string): Buffer | undefined {

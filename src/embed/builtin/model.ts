@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { EngineError } from '../../core/errors.js';
 import { decodeWeights, MODEL_FORMAT, MODEL_FORMAT_VERSION } from './format.js';
 import type { Features, RowCache } from './tokenize.js';
-import { featurize, TOKENIZER_VERSION, TOKENIZER_VERSIONS, usesSubwords } from './tokenize.js';
+import { featureScratch, featurize, TOKENIZER_VERSION, TOKENIZER_VERSIONS, usesSubwords } from './tokenize.js';
 
 export const BUILTIN_MODEL_NAME = 'scry-code-nbow';
 
@@ -100,6 +100,7 @@ export async function loadBuiltinModel(dir: string = defaultBuiltinModelDir()): 
   }
   // Identifiers repeat across chunks: each maps to its rows once while the cache lasts (cleared when full).
   const cache: RowCache = new Map();
+  const scratch = featureScratch(rows);
   const subwords = usesSubwords(manifest.tokenizer);
   return {
     name: BUILTIN_MODEL_NAME,
@@ -107,7 +108,7 @@ export async function loadBuiltinModel(dir: string = defaultBuiltinModelDir()): 
     version: manifest.files[WEIGHTS]!.slice(0, 16),
     embed(text, purpose) {
       if (cache.size > TOKEN_CACHE_LIMIT) cache.clear();
-      return pool(featurize(text, vocab, hashBuckets, { cache, subwords }), purpose === 'query' ? w.queryWeights : w.codeWeights, table, dims);
+      return pool(featurize(text, vocab, hashBuckets, { cache, subwords, scratch }), purpose === 'query' ? w.queryWeights : w.codeWeights, table, dims);
     },
   };
 }

@@ -107,11 +107,26 @@ export function subwordGrams(part: string): string[] {
   return out;
 }
 
+/**
+ * Reusable per-row work space of `featurize`, one per loaded model (sized vocabulary + hash
+ * buckets; all zero between calls): a text's counts add up in a typed array instead of a Map.
+ */
+export interface FeatureScratch {
+  readonly counts: Float64Array;
+  readonly order: Int32Array;
+}
+
+export function featureScratch(rows: number): FeatureScratch {
+  return { counts: new Float64Array(rows), order: new Int32Array(rows) };
+}
+
 /** How the unseen tokens of a text map to hash buckets. */
 export interface FeaturizeOptions {
   /** Also the character trigrams of each unseen single part, sharing one occurrence between them (tokenizer version 2). */
   readonly subwords?: boolean;
   readonly cache?: RowCache | undefined;
+  /** Work space for `vocab.size + hashBuckets` rows; without it each call allocates its own. */
+  readonly scratch?: FeatureScratch | undefined;
 }
 
 function identifierRows(id: string, vocab: ReadonlyMap<string, number>, hashBuckets: number, subwords: boolean): IdentifierRows {
@@ -147,22 +162,29 @@ function identifierRows(id: string, vocab: ReadonlyMap<string, number>, hashBuck
 export function featurize(text: string, vocab: ReadonlyMap<string, number>, hashBuckets: number, options: FeaturizeOptions = {}): Features {
   const src = text.length > MAX_TOKENIZE_CHARS ? text.slice(0, MAX_TOKENIZE_CHARS) : text;
   const { cache, subwords = false } = options;
-  const counts = new Map<number, number>();
+  // counts by row in a typed array (weights are > 0, so 0 means not seen yet), rows in order of first appearance
+  const { counts, order } = options.scratch ?? featureScratch(vocab.size + Math.max(0, hashBuckets));
+  let n = 0;
   for (const m of src.matchAll(IDENTIFIER_RE)) {
     let r = cache?.get(m[0]);
     if (r === undefined) {
       r = identifierRows(m[0], vocab, hashBuckets, subwords);
       cache?.set(m[0], r);
     }
-    for (let i = 0; i < r.rows.length; i++) counts.set(r.rows[i]!, (counts.get(r.rows[i]!) ?? 0) + r.weights[i]!);
+    for (let i = 0; i < r.rows.length; i++) {
+      const row = r.rows[i]!;
+      if (counts[row] === 0) order[n++] = row;
+      counts[row]! += r.weights[i]!;
+    }
   }
-  const ids = new Int32Array(counts.size);
-  const tf = new Float32Array(counts.size);
-  let i = 0;
-  for (const [row, count] of counts) {
+  const ids = new Int32Array(n);
+  const tf = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const row = order[i]!;
+    const count = counts[row]!;
     ids[i] = row;
     tf[i] = count < 1 ? count : 1 + Math.log(count);
-    i++;
+    counts[row] = 0;
   }
   return { ids, tf };
 }

@@ -2,7 +2,20 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeWeights, encodeWeights, fromHalf, toHalf, weightsByteLength } from '../../../src/embed/builtin/format.js';
 import type { RowCache } from '../../../src/embed/builtin/tokenize.js';
-import { featurize, foldWord, subwordGrams, tokenCounts, tokenHash, TOKENIZER_VERSION, TOKENIZER_VERSIONS, usesSubwords } from '../../../src/embed/builtin/tokenize.js';
+import {
+  featureScratch,
+  featurize,
+  foldWord,
+  identifierTokens,
+  MAX_TOKENIZE_CHARS,
+  subwordGrams,
+  tokenCounts,
+  tokenHash,
+  TOKENIZER_VERSION,
+  TOKENIZER_VERSIONS,
+  usesSubwords,
+} from '../../../src/embed/builtin/tokenize.js';
+import { IDENTIFIER_RE } from '../../../src/core/code-tokens.js';
 
 describe('builtin model tokens', () => {
   it('splits identifiers into folded parts and keeps compound identifiers whole (golden)', () => {
@@ -56,6 +69,41 @@ describe('builtin model tokens', () => {
         expect([...b.ids]).toEqual([...a.ids]);
         expect([...b.tf]).toEqual([...a.tf]);
         expect([...a.tf].every((x) => x > 0 && Number.isFinite(x))).toBe(true);
+      }),
+    );
+  });
+
+  it('featurizes exactly as a plain Map-counting reference, with a reused scratch, for any text', () => {
+    const vocab = new Map([['get', 0], ['user', 1], ['name', 2], ['parse', 3]]);
+    const buckets = 64;
+    // the straightforward definition: each identifier's rows (vocabulary, else its bucket and trigram buckets), counts summed in a Map
+    const reference = (text: string, subwords: boolean): { ids: number[]; tf: number[] } => {
+      const counts = new Map<number, number>();
+      const add = (row: number, w: number): void => void counts.set(row, (counts.get(row) ?? 0) + w);
+      const bucket = (t: string): number => vocab.size + (tokenHash(t) % buckets);
+      for (const m of text.slice(0, MAX_TOKENIZE_CHARS).matchAll(IDENTIFIER_RE)) {
+        for (const token of identifierTokens(m[0])) {
+          const row = vocab.get(token);
+          if (row !== undefined) add(row, 1);
+          else {
+            add(bucket(token), 1);
+            // a trigram's share of the occurrence is stored as a float32, as the row cache keeps it
+            if (subwords && !token.includes('_')) for (const g of subwordGrams(token)) add(bucket(g), Math.fround(1 / subwordGrams(token).length));
+          }
+        }
+      }
+      return { ids: [...counts.keys()], tf: [...counts.values()].map((c) => Math.fround(c < 1 ? c : 1 + Math.log(c))) };
+    };
+    const scratch = featureScratch(vocab.size + buckets);
+    const cache: RowCache = new Map();
+    const words = fc.constantFrom('get', 'User', 'name', 'parse', 'zyx', 'Qwerty', '_', '$', ' ', '.', '(', '\n', '42', 'é', 'getUserName', 'parse_config');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 120 }), fc.array(words, { maxLength: 60 }).map((w) => w.join(''))), fc.boolean(), (text, subwords) => {
+        const f = featurize(text, vocab, buckets, { subwords, cache: subwords ? cache : undefined, scratch });
+        const r = reference(text, subwords);
+        expect([...f.ids]).toEqual(r.ids);
+        expect([...f.tf]).toEqual(r.tf);
+        expect(scratch.counts.every((c) => c === 0)).toBe(true);
       }),
     );
   });
