@@ -85,7 +85,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   if (selection.kept.length === 0 && !expand) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set(), rows: [], kind };
 
   const w = params.weights;
-  const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts];
+  const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts, w.doc];
   const fetch = params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40);
   // planning needs the cost of matching a group: a phrase walks the position lists of all its
   // words, so its cost is its most frequent word, not its rarest
