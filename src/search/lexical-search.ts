@@ -129,13 +129,42 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const expanded = expansion ? { weight: expansion.weight, terms: expansion.terms } : undefined;
   const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded };
   if (params.rankOnly) return { results: [], ...common };
+  const docShare = params.explain ? docShares(store, expression, weights, picked.map((p) => p.hit)) : new Map<number, number>();
   const results = picked.map(({ hit, score, matches }): SearchResult =>
     toSearchResult(store, hit, score, marks, params.snippetLines, texts, {
       ...(matches !== undefined ? { matches } : {}),
-      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...expansionWhy(expansion, hit.chunkId), ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
+      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...docWhy(docShare.get(hit.chunkId), weights[DOC_COLUMN]!), ...expansionWhy(expansion, hit.chunkId), ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
     }),
   );
   return { results, ...common };
+}
+
+/** The FTS column of comments and docstrings (`doc`, schema 9): the last of `search.weights`' order. */
+const DOC_COLUMN = 6;
+
+/**
+ * How much of each hit's BM25 score its comments and docstrings give (the `doc` field): its score
+ * minus the score it would have with the field's weight 0 (BM25 saturates, so the shares of the
+ * fields do not add up; this is what the field adds to the rest). Only chunks with doc text matched.
+ */
+function docShares(store: IndexStore, expression: string, weights: readonly number[], hits: readonly FtsCandidate[]): Map<number, number> {
+  if (!expression || !weights[DOC_COLUMN]) return new Map();
+  const without = weights.map((w, i) => (i === DOC_COLUMN ? 0 : w));
+  const ids = hits.map((h) => h.chunkId);
+  const rest = store.read(() => store.search.scoreIds(expression, without, ids));
+  const full = store.read(() => store.search.scoreIds(expression, weights, ids));
+  const out = new Map<number, number>();
+  for (const id of ids) {
+    const a = full.get(id);
+    const b = rest.get(id);
+    if (a !== undefined && b !== undefined && a !== b) out.set(id, scoreFromBm25(a) - scoreFromBm25(b));
+  }
+  return out;
+}
+
+/** The `--explain` line of a result's doc-field share. */
+function docWhy(share: number | undefined, weight: number): string[] {
+  return share === undefined ? [] : [`of which doc (comments, docstrings × ${weight}) ${displayScore(share)}`];
 }
 
 /** The `--explain` line of a result's expansion share. */

@@ -217,7 +217,7 @@ describe('upgrading an index written before structure (schema 3)', () => {
         expect(engine.status().featureVersionCurrent).toBe(false);
         const report = await engine.index();
         expect(report.filesIndexed).toBe(1);
-        expect(engine.status().schemaVersion).toBe(8);
+        expect(engine.status().schemaVersion).toBe(9);
         expect((await engine.symbols('alpha'))[0]).toMatchObject({ kind: 'function', path: 'src/a.ts' });
         expect((await engine.search('alpha')).results[0]).toMatchObject({ path: 'src/a.ts', symbol: 'alpha' });
       } finally {
