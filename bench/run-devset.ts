@@ -108,6 +108,9 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'w:doc.5+path4': weighted({ doc: 0.5, path: 4 }),
   'w:doc.5+path1': weighted({ doc: 0.5, path: 1 }),
   'w:doc2+symbol8': weighted({ doc: 2, symbol: 8 }),
+  /** The `doc` field without the comments inside function bodies (they stay in `body`): its own index. */
+  'chunk:inlineBody': { chunk: { inlineComments: 'body' } },
+  'chunk:inlineBody+w:doc.5': { chunk: { inlineComments: 'body' }, search: { weights: { doc: 0.5 } } },
   /** Function-level units (issue 18): two adjacent definitions share a chunk only under `mergeDefinitions` bytes (shipped: maxBytes / 5 = 819). */
   'chunk:def0': { chunk: { mergeDefinitions: 0 } },
   'chunk:def200': { chunk: { mergeDefinitions: 200 } },

@@ -16,6 +16,11 @@ export const chunkSchema = z
      * every definition its own chunk. Range 0–65536; default maxBytes / 5.
      */
     mergeDefinitions: z.number().int().min(0).max(65536).optional(),
+    /**
+     * Where comments inside a function or method body go: `doc` (the FTS `doc` field, with doc
+     * comments and docstrings) or `body` (with the code around them). Default `doc`.
+     */
+    inlineComments: z.enum(['doc', 'body']).optional(),
   })
   .strict()
   .refine((c) => c.overlapLines * 2 <= c.windowLines, { message: 'overlapLines must be at most half of windowLines', path: ['overlapLines'] });

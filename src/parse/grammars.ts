@@ -21,7 +21,7 @@ export interface LoadedGrammar {
   readonly query: Query;
   /** Patterns below this index are definitions; the rest are imports, then documentation. */
   readonly importsFrom: number;
-  /** Patterns from this index on capture comments and docstrings (`@doc`): the FTS `doc` field. */
+  /** Patterns from this index on capture comments (`@comment`) and docstrings (`@doc`): the FTS `doc` field. */
   readonly docFrom: number;
   /**
    * Captures every identifier node (`@id`, the spec's `identifiers` this grammar has) and every
@@ -71,7 +71,7 @@ async function load(spec: LanguageSpec): Promise<LoadedGrammar> {
   const code = `${spec.definitions}\n${spec.imports ?? ''}`;
   const importsFrom = count(spec.definitions);
   const docFrom = count(code);
-  const query = new ts.Query(language, `${code}\n${pattern(spec.comments, 'doc')}\n${spec.docstrings ?? ''}`);
+  const query = new ts.Query(language, `${code}\n${pattern(spec.comments, 'comment')}\n${spec.docstrings ?? ''}`);
   const ids = pattern(spec.identifiers, 'id');
   const identifiers = ids ? new ts.Query(language, `${ids}\n${pattern(spec.calls, 'call')}`) : undefined;
   return { spec, language, parser, query, importsFrom, docFrom, identifiers };

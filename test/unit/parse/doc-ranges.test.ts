@@ -61,6 +61,19 @@ describe('comment and docstring ranges (the FTS doc field)', () => {
     expect(docs[docs.length - 1]![1]).toBe(Buffer.byteLength(src) - 1);
   });
 
+  it("chunk.inlineComments 'body' leaves comments inside function bodies out; doc comments and docstrings stay", async () => {
+    const inline = createFileParser({ ...CONFIG, inlineComments: 'body' }, await loadGrammars(['typescript', 'python']));
+    const texts = (language: string, source: string): string[] => {
+      const bytes = Buffer.from(source);
+      return (inline.parse({ path: 'x', language, contentType: 'code', text: source }).docs ?? []).map(([s, e]) => bytes.subarray(s, e).toString('utf8'));
+    };
+    const ts = '/** Parses. */\nexport function parse(a: string): number {\n  // count words\n  return a.length;\n}\nclass A {\n  // a field\n  x = 1;\n  /** Runs. */\n  run() {\n    /* inside */\n  }\n}\n';
+    expect(texts('typescript', ts)).toEqual(['/** Parses. */', '// a field', '/** Runs. */']);
+    expect(docTexts('typescript', ts)).toEqual(['/** Parses. */', '// count words', '// a field', '/** Runs. */', '/* inside */']);
+    const py = 'def f():\n    """Doc."""\n    # inside\n    return 1\n# after\n';
+    expect(texts('python', py)).toEqual(['"""Doc."""', '# after']);
+  });
+
   it('files without a grammar have no doc ranges', () => {
     expect(parser.parse({ path: 'a.md', language: 'markdown', contentType: 'docs', text: '# T\n<!-- c -->\n' }).docs).toBeUndefined();
   });
