@@ -17,7 +17,7 @@ export interface LoadedGrammar {
   readonly spec: LanguageSpec;
   readonly language: Language;
   readonly parser: Parser;
-  /** Definitions and imports patterns in one query: one traversal of the tree instead of two. */
+  /** Definitions, imports and documentation (comments, docstrings) patterns in one query: one traversal of the tree. */
   readonly query: Query;
   /** Patterns below this index are definitions; the rest are imports, then documentation. */
   readonly importsFrom: number;
