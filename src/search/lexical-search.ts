@@ -53,6 +53,8 @@ export interface LexicalOutcome {
   readonly kind: QueryKind;
   /** The expansion terms searched, when the query was expanded. */
   readonly expansion?: Omit<ExpansionTrace, 'added'> | undefined;
+  /** The FTS5 expression whose bm25() scored the candidates ('' when none ran). */
+  readonly expression?: string | undefined;
 }
 
 /** The query's kept words, the names it mentions, and whether it asks for tests or docs. */
@@ -84,8 +86,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   // with expansion, a question none of whose words the index holds may still find code by its associated tokens
   if (selection.kept.length === 0 && !expand) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set(), rows: [], kind };
 
-  const w = params.weights;
-  const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts, w.doc];
+  const weights = fieldWeights(params.weights);
   const fetch = params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40);
   // planning needs the cost of matching a group: a phrase walks the position lists of all its
   // words, so its cost is its most frequent word, not its rarest
@@ -127,7 +128,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const rows = picked.map(({ hit, score, matches }) => ({ ...hit, score, matches }));
   const query: QueryTraits = { words: keptWords, names, wantsTests: priors.wantsTests, wantsDocs: priors.wantsDocs };
   const expanded = expansion ? { weight: expansion.weight, terms: expansion.terms } : undefined;
-  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded };
+  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded, expression };
   if (params.rankOnly) return { results: [], ...common };
   const docShare = params.explain ? docShares(store, expression, weights, picked.map((p) => p.hit)) : new Map<number, number>();
   const results = picked.map(({ hit, score, matches }): SearchResult =>
@@ -139,8 +140,20 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   return { results, ...common };
 }
 
-/** The FTS column of comments and docstrings (`doc`, schema 9): the last of `search.weights`' order. */
+/** `search.weights` in FTS column order, as bm25() takes them. */
+export function fieldWeights(w: FieldWeights): number[] {
+  return [w.stem, w.path, w.symbol, w.signature, w.body, w.parts, w.doc];
+}
+
+/** The FTS column of comments and docstrings (`doc`, schema 9): the last of `fieldWeights`. */
 const DOC_COLUMN = 6;
+
+/** The `--explain` line of each hit whose comments and docstrings matched: what the `doc` field adds to its BM25 score. */
+export function docWhyLines(store: IndexStore, expression: string | undefined, w: FieldWeights, hits: readonly FtsCandidate[]): Map<number, string[]> {
+  const weights = fieldWeights(w);
+  const shares = docShares(store, expression ?? '', weights, hits);
+  return new Map([...shares].map(([id, share]) => [id, docWhy(share, weights[DOC_COLUMN]!)]));
+}
 
 /**
  * How much of each hit's BM25 score its comments and docstrings give (the `doc` field): its score

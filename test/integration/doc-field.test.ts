@@ -63,6 +63,20 @@ describe('the doc field', () => {
     expect(at0.get('src/cache.py')!.why.some((w) => w.startsWith('of which doc'))).toBe(false);
   });
 
+  it('--explain shows it in the blended ranking too (the default for a natural-language question)', async () => {
+    const e = await createEngine({ root, db: join(t.dir, 'blend.db'), env: isolatedEnv(t.dir), config: { embed: { provider: 'builtin' }, search: { weights: { doc: 3 } } } });
+    try {
+      await e.index();
+      const { results, meta } = await e.search('where is a stale widget dropped from the shelf', { explain: true, rerank: false });
+      expect(meta).toMatchObject({ mode: 'hybrid', queryKind: 'natural' });
+      const hit = results.find((r) => r.path === 'src/cache.py')!;
+      expect(hit.ranker?.model).toBe('blend');
+      expect(hit.why!.some((w) => /^of which doc \(comments, docstrings × 3\) [\d.]+$/.test(w))).toBe(true);
+    } finally {
+      e.close();
+    }
+  }, 120_000);
+
   it('a copied file (rows copied, not parsed) gets the same doc field', async () => {
     const before = await scoreOf(3, 'stale widget shelf');
     copyFileSync(join(root, 'src/cache.py'), join(root, 'src/cache_copy.py'));
