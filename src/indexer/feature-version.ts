@@ -36,7 +36,7 @@ import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
  *      timestamp (`ts_ms`, schema 8: heading date, document date-time, file date or mtime). The
  *      digest now includes a fixed mbox read through its extractor (feature-digest.test.ts).
  *  8 — comments and docstrings (tree-sitter comment nodes, Python string statements) are the FTS
- *      field `doc`, taken out of `body`; each chunk row records their spans (`doc_spans`, schema 9).
+ *      field `doc`, taken out of `body`; each chunk row records their spans (`doc_spans`, schema 10).
  */
 export const INDEX_FEATURE_VERSION = 8;
 

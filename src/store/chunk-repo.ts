@@ -9,7 +9,7 @@ export interface FtsFields {
   readonly signature: string;
   readonly body: string;
   readonly parts: string;
-  /** Comments and docstrings of the chunk (schema 9), taken out of `body`. */
+  /** Comments and docstrings of the chunk (schema 10), taken out of `body`. */
   readonly doc: string;
 }
 
@@ -31,7 +31,7 @@ export interface ChunkRecord {
   readonly defines: string | null;
   /** Content timestamp, ms since the epoch (schema 8); null when unknown. */
   readonly tsMs: number | null;
-  /** Where its comments and docstrings are (`storedDocSpans` in indexer/fts-fields.ts; schema 9); '' when none. */
+  /** Where its comments and docstrings are (`storedDocSpans` in indexer/fts-fields.ts; schema 10); '' when none. */
   readonly docSpans: string;
 }
 

@@ -1,13 +1,13 @@
 /**
  * The FTS `doc` field (issue 18): comments and docstrings indexed apart from code, weighed by
- * `search.weights.doc`, shown by `--explain`; and an index written before it (schema 8) upgraded.
+ * `search.weights.doc`, shown by `--explain`; and an index written before it (schema 9) upgraded.
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { openConnection } from '../../src/store/driver.js';
-import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations/index.js';
 import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
 
 const TREE = {
@@ -101,7 +101,7 @@ describe('the doc field', () => {
   });
 });
 
-describe('upgrading an index written before the doc field (schema 8)', () => {
+describe('upgrading an index written before the doc field (schema 9)', () => {
   it('opens, says it needs a re-index, re-chunks every file on the next pass and loses none', async () => {
     const t = tempDir('scry-doc-upgrade-');
     try {
@@ -109,8 +109,8 @@ describe('upgrading an index written before the doc field (schema 8)', () => {
       writeTree(root, TREE);
       const db = join(t.dir, 'old.db');
       const raw = openConnection(db);
-      for (const m of MIGRATIONS.filter((m) => m.version <= 8)) raw.exec(m.sql);
-      raw.pragma('user_version = 8');
+      for (const m of MIGRATIONS.filter((m) => m.version <= 9)) raw.exec(m.sql);
+      raw.pragma('user_version = 9');
       const body = Buffer.from(TREE['src/cache.py']);
       raw.prepare("INSERT INTO content(hash, body) VALUES ('h1', ?)").run(body);
       raw.prepare("INSERT INTO files(path, language, content_type, size, mtime_ms, hash, encoding, line_count, feature_version, indexed_at_ms) VALUES ('src/cache.py', 'python', 'code', ?, 1, 'h1', 'utf-8', 4, 7, 1)").run(body.length);
@@ -121,7 +121,8 @@ describe('upgrading an index written before the doc field (schema 8)', () => {
       const engine = await createEngine({ root, db, env: isolatedEnv(t.dir), config: lexical });
       try {
         const before = engine.status();
-        expect(before).toMatchObject({ schemaVersion: 9, featureVersionCurrent: false, files: 1 });
+        expect(before).toMatchObject({ schemaVersion: SCHEMA_VERSION, featureVersionCurrent: false, files: 1 });
+        expect(SCHEMA_VERSION).toBe(10);
         const report = await engine.index();
         expect(report.filesIndexed).toBe(10);
         expect(engine.status()).toMatchObject({ featureVersionCurrent: true, files: 10 });

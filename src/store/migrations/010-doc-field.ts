@@ -1,5 +1,5 @@
 /**
- * Schema 9 (issue 18): comments and docstrings get their own FTS column, `doc`, out of `body`, so
+ * Schema 10 (issue 18): comments and docstrings get their own FTS column, `doc`, out of `body`, so
  * that ranking weighs them apart from code; each chunk row records where they are (`doc_spans`,
  * offsets relative to the chunk; see `storedDocSpans`), so that a renamed or copied file's rows
  * are copied with the same fields without parsing. An FTS5 table cannot gain a column: the table
@@ -7,8 +7,8 @@
  * is reset, so the next pass re-chunks every file (batch by batch) and finds the index empty of
  * chunks until then. Embeddings are keyed by chunk text, which does not change: none is lost.
  */
-export const migration009 = {
-  version: 9,
+export const migration010 = {
+  version: 10,
   name: 'doc-field',
   sql: `
 DROP TABLE chunks_vocab;
