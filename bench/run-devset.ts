@@ -98,6 +98,26 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'w:path1': weighted({ path: 1 }),
   'w:parts1': weighted({ parts: 1 }),
   'w:parts.3': weighted({ parts: 0.3 }),
+  /** Ranking II: the `doc` field (comments and docstrings, out of `body`; 1 weighs them as `body` did). */
+  'w:doc0': weighted({ doc: 0 }),
+  'w:doc.25': weighted({ doc: 0.25 }),
+  'w:doc.5': weighted({ doc: 0.5 }),
+  'w:doc.75': weighted({ doc: 0.75 }),
+  'w:doc1.5': weighted({ doc: 1.5 }),
+  'w:doc2': weighted({ doc: 2 }),
+  'w:doc3': weighted({ doc: 3 }),
+  /** The no-model prototype's fields: names ×4, signatures ×2, paths ×2, comments ×0.75. */
+  'w:proto': weighted({ symbol: 4, signature: 2, path: 2, doc: 0.75 }),
+  'w:doc.5+symbol4': weighted({ doc: 0.5, symbol: 4 }),
+  'w:doc.5+symbol8': weighted({ doc: 0.5, symbol: 8 }),
+  'w:doc.5+signature4': weighted({ doc: 0.5, signature: 4 }),
+  'w:doc.5+signature1': weighted({ doc: 0.5, signature: 1 }),
+  'w:doc.5+path4': weighted({ doc: 0.5, path: 4 }),
+  'w:doc.5+path1': weighted({ doc: 0.5, path: 1 }),
+  'w:doc2+symbol8': weighted({ doc: 2, symbol: 8 }),
+  /** The `doc` field without the comments inside function bodies (they stay in `body`): its own index. */
+  'chunk:inlineBody': { chunk: { inlineComments: 'body' } },
+  'chunk:inlineBody+w:doc.5': { chunk: { inlineComments: 'body' }, search: { weights: { doc: 0.5 } } },
   /** Function-level units (issue 18): two adjacent definitions share a chunk only under `mergeDefinitions` bytes (shipped: maxBytes / 5 = 819). */
   'chunk:def0': { chunk: { mergeDefinitions: 0 } },
   'chunk:def200': { chunk: { mergeDefinitions: 200 } },

@@ -16,6 +16,11 @@ export const chunkSchema = z
      * every definition its own chunk. Range 0–65536; default maxBytes / 5.
      */
     mergeDefinitions: z.number().int().min(0).max(65536).optional(),
+    /**
+     * Where comments inside a function or method body go: `doc` (the FTS `doc` field, with doc
+     * comments and docstrings) or `body` (with the code around them). Default `doc`.
+     */
+    inlineComments: z.enum(['doc', 'body']).optional(),
   })
   .strict()
   .refine((c) => c.overlapLines * 2 <= c.windowLines, { message: 'overlapLines must be at most half of windowLines', path: ['overlapLines'] });
@@ -35,6 +40,8 @@ export const weightsSchema = z
     body: z.number().min(0).max(100).default(1),
     /** Sub-words of compound identifiers (camelCase, snake_case...). Default 0.6. */
     parts: z.number().min(0).max(100).default(0.6),
+    /** Comments and docstrings of the chunk (taken out of `body`). Default 1: weighed as `body` was. */
+    doc: z.number().min(0).max(100).default(1),
   })
   .strict();
 
@@ -352,7 +359,7 @@ export const configSchema = z
       .object({
         /** Default number of results. Range 1–1000; default 10. */
         limit: z.number().int().min(1).max(1000).default(10),
-        weights: weightsSchema.default({ stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6 }),
+        weights: weightsSchema.default({ stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6, doc: 1 }),
         // every field has its default, so an absent object is parsed as `{}`
         ranking: rankingSchema.prefault({}),
         /** `auto` (default): hybrid when the index has vectors for the configured model, else lexical. */

@@ -46,6 +46,11 @@ export interface ParsedFile {
   /** Definitions (code files parsed with a grammar); empty otherwise. */
   readonly symbols: readonly SymbolDraft[];
   readonly imports: readonly ImportDraft[];
+  /**
+   * Comments and docstrings: sorted, disjoint UTF-8 byte ranges `[start, end)` of the file (code
+   * parsed with a grammar; absent otherwise). Their text is a chunk's FTS `doc` field.
+   */
+  readonly docs?: ReadonlyArray<readonly [number, number]> | undefined;
   /** Identifier occurrences by name (code files parsed with the file's own grammar); absent otherwise. */
   readonly uses?: readonly NameUsesDraft[] | undefined;
   /** Document metadata, e.g. markdown YAML frontmatter as plain JSON values. */

@@ -2,7 +2,7 @@ import { compoundsByLine } from '../core/code-tokens.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { StoredFile } from '../store/file-repo.js';
 import { INDEX_FEATURE_VERSION } from './feature-version.js';
-import { chunkFields, definesOf, fileFields } from './fts-fields.js';
+import { chunkFields, definesOf, fileFields, splitDoc } from './fts-fields.js';
 import { replaceFileRow } from './file-row.js';
 import type { KnownFile } from './prepare.js';
 
@@ -30,8 +30,9 @@ export function copyStoredRows(store: IndexStore, file: KnownFile, old: StoredFi
   const text = body.toString('utf8');
   const compounds = compoundsByLine(text);
   for (const chunk of chunks) {
-    const chunkText = body.subarray(chunk.startByte, chunk.endByte).toString('utf8');
-    store.chunks.insert(fileId, chunk, chunkFields(fields, { ...chunk, defines: definesOf(chunk.defines!, chunk.symbol) }, chunkText, compounds));
+    const bytes = body.subarray(chunk.startByte, chunk.endByte);
+    const fts = chunkFields(fields, { ...chunk, defines: definesOf(chunk.defines!, chunk.symbol) }, bytes.toString('utf8'), compounds);
+    store.chunks.insert(fileId, chunk, { ...fts, ...splitDoc(bytes, chunk.docSpans) });
   }
   return chunks.length;
 }

@@ -35,8 +35,10 @@ import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
  *      heading; `.eml`/`.mbox` were line windows of raw MIME before. Each chunk records its content
  *      timestamp (`ts_ms`, schema 8: heading date, document date-time, file date or mtime). The
  *      digest now includes a fixed mbox read through its extractor (feature-digest.test.ts).
+ *  8 — comments and docstrings (tree-sitter comment nodes, Python string statements) are the FTS
+ *      field `doc`, taken out of `body`; each chunk row records their spans (`doc_spans`, schema 10).
  */
-export const INDEX_FEATURE_VERSION = 7;
+export const INDEX_FEATURE_VERSION = 8;
 
 /**
  * Digest of the index output for the golden inputs, by feature version (see the test named
@@ -47,6 +49,7 @@ export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
   5: '0ed53ffb57a5b971',
   6: 'd0cb7e54209e200a',
   7: '1de9f635c9f93dae',
+  8: 'e5015e6cf856ca74',
 };
 
 /**

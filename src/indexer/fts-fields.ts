@@ -55,10 +55,59 @@ export function definesOf(stored: string, symbol: string | null): string[] | und
 }
 
 /**
+ * A chunk's comment and docstring ranges as its row stores them (`doc_spans`): '' when none, else
+ * `start-end` pairs of UTF-8 byte offsets relative to the chunk's first byte, comma-separated.
+ * `docs` are the file's ranges (`ParsedFile.docs`, sorted); a range crossing the chunk's edge is clipped.
+ */
+export function storedDocSpans(docs: ReadonlyArray<readonly [number, number]> | undefined, startByte: number, endByte: number): string {
+  if (!docs?.length) return '';
+  const out: string[] = [];
+  // binary search for the first range ending after the chunk's start
+  let lo = 0;
+  let hi = docs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (docs[mid]![1] <= startByte) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < docs.length && docs[i]![0] < endByte; i++) {
+    const s = Math.max(docs[i]![0], startByte) - startByte;
+    const e = Math.min(docs[i]![1], endByte) - startByte;
+    if (e > s) out.push(`${s}-${e}`);
+  }
+  return out.join(',');
+}
+
+/**
+ * The `body` and `doc` fields of a chunk's bytes: `doc` is the text of its comment and docstring
+ * spans (`storedDocSpans`), one per line; `body` the rest, each span replaced by one space so
+ * that no two words around it join. Offsets that do not fit the text are ignored (never thrown).
+ */
+export function splitDoc(bytes: Buffer, spans: string | null | undefined): { body: string; doc: string } {
+  if (!spans) return { body: bytes.toString('utf8'), doc: '' };
+  const body: string[] = [];
+  const doc: string[] = [];
+  let at = 0;
+  for (const pair of spans.split(',')) {
+    const dash = pair.indexOf('-');
+    const s = Number(pair.slice(0, dash));
+    const e = Math.min(Number(pair.slice(dash + 1)), bytes.length);
+    if (!(s >= at && e > s)) continue;
+    body.push(bytes.subarray(at, s).toString('utf8'));
+    doc.push(bytes.subarray(s, e).toString('utf8'));
+    at = e;
+  }
+  body.push(bytes.subarray(at).toString('utf8'));
+  return { body: body.join(' '), doc: doc.join('\n') };
+}
+
+/**
  * The lexical fields of one chunk. `body` is the raw text (FTS5 keeps identifiers whole);
  * `parts` adds the words of compound identifiers and the bigrams of CJK text; `symbol` is the chunk's name and breadcrumb;
- * `signature` is the declaration head of the chunk's symbol (parameter and type names). The same
- * function computes the fields of a chunk copied from a stored file with the same content.
+ * `signature` is the declaration head of the chunk's symbol (parameter and type names); `doc` its
+ * comments and docstrings, taken out of `body` (`splitDoc`: the caller sets both from the chunk's
+ * bytes; here `body` is the whole text and `doc` empty). The same function computes the fields of
+ * a chunk copied from a stored file with the same content.
  */
 export function chunkFields(file: FileFields, chunk: FieldSource, text: string, compounds?: readonly (readonly string[] | undefined)[]): FtsFields {
   const names = chunk.defines?.length ? chunk.defines : chunk.symbol ? [chunk.symbol] : [];
@@ -82,5 +131,5 @@ export function chunkFields(file: FileFields, chunk: FieldSource, text: string, 
   const symbolParts = symbol ? [...new Set(identifierParts(symbol).split(' ; '))].join(' ; ') : '';
   // CJK text in bigrams: unicode61 keeps a run of CJK letters whole (see cjkTerms)
   const parts = [symbolParts, bodyParts, cjkTerms(text)].filter(Boolean).join(' ; ');
-  return { stem: file.stem, path: file.path, symbol, signature: chunk.signature ?? '', body: text, parts };
+  return { stem: file.stem, path: file.path, symbol, signature: chunk.signature ?? '', body: text, parts, doc: '' };
 }

@@ -13,7 +13,7 @@ import { loadGrammars, type LoadedGrammar } from '../parse/grammars.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
 import { LineTable } from '../parse/line-table.js';
 import type { ChunkRecord } from '../store/chunk-repo.js';
-import { chunkFields, fileFields, storedDefines } from './fts-fields.js';
+import { chunkFields, fileFields, storedDefines, storedDocSpans } from './fts-fields.js';
 import { chunkTimestamp, fileTimestamp } from './content-time.js';
 import { packVectors, type ChunkEmbedder, type PrepareEmbedConfig } from './chunk-vectors.js';
 
@@ -185,6 +185,7 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted, em
       signature: d.signature ?? null,
       defines: storedDefines(d),
       tsMs: chunkTimestamp(d, text, document, fileTs, latest),
+      docSpans: storedDocSpans(parsed.docs, d.startByte, d.endByte),
       symbolField: fields.symbol,
       signatureField: fields.signature,
       parts: fields.parts,

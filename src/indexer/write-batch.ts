@@ -6,6 +6,7 @@ import { INDEX_FEATURE_VERSION } from './feature-version.js';
 import { copyStoredRows } from './copy-rows.js';
 import { replaceFileRow } from './file-row.js';
 import { packedVector } from './chunk-vectors.js';
+import { splitDoc } from './fts-fields.js';
 import type { KnownFile, PreparedBatch, PreparedFile } from './prepare.js';
 
 /** Counters of one pass, updated as batches are written. */
@@ -110,11 +111,11 @@ function writeParsed(ctx: WriteContext, file: Extract<PreparedFile, { ok: true }
   store.content.putBytes(file.hash, bytes);
   if (old && old.hash !== file.hash && !store.files.isHashUsed(old.hash)) store.content.delete(old.hash);
   file.chunks.forEach((c, ordinal) => {
-    const body = bytes.subarray(c.startByte, c.endByte).toString('utf8');
+    const { body, doc } = splitDoc(bytes.subarray(c.startByte, c.endByte), c.docSpans);
     store.chunks.insert(
       fileId,
-      { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container, signature: c.signature, defines: c.defines, tsMs: c.tsMs },
-      { stem: file.stem, path: file.path, symbol: c.symbolField, signature: c.signatureField, body, parts: c.parts },
+      { ordinal, kind: c.kind, startLine: c.startLine, endLine: c.endLine, startByte: c.startByte, endByte: c.endByte, hash: c.hash, symbol: c.symbol, container: c.container, signature: c.signature, defines: c.defines, tsMs: c.tsMs, docSpans: c.docSpans },
+      { stem: file.stem, path: file.path, symbol: c.symbolField, signature: c.signatureField, body, parts: c.parts, doc },
     );
   });
   if (vectors && file.vectors) writeVectors(store, file, vectors);

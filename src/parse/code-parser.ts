@@ -7,6 +7,7 @@ import type { LoadedGrammar } from './grammars.js';
 import { LineTable } from './line-table.js';
 import { monotonicClock, PARSE_LIMITS, PARSE_TIMEOUT_MS, workMeter, type ParseLimits, type WorkMeter } from './parse-budget.js';
 import { collectNameUses } from './name-uses.js';
+import { docRanges, functionBodies } from './doc-ranges.js';
 import { findDefinitions, importsOf, runQuery, symbolsOf } from './syntax-symbols.js';
 
 export type CodeParse = { ok: true; parsed: ParsedFile } | { ok: false; reason: FallbackReason; detail?: string };
@@ -84,7 +85,8 @@ function fromMatches(grammar: LoadedGrammar, input: ChunkInput, config: ChunkCon
   const spec = grammar.spec;
   const ctx = { text: input.text, table, config, leading: [...spec.comments, 'decorator', 'attribute_item', 'annotation', 'attribute_list'], wrappers: spec.wrappers ?? [], importLines, firstDefinitionLine: 0 };
   const chunks = chunkSyntax(ctx, defs);
-  return { chunks, symbols: symbolsOf(grammar, defs, input.text), imports, parser: 'tree-sitter' };
+  const docs = docRanges(matches.docs, table, config.inlineComments === 'body' ? functionBodies(defs) : []);
+  return { chunks, symbols: symbolsOf(grammar, defs, input.text), imports, docs, parser: 'tree-sitter' };
 }
 
 /** A tree whose top-level ERROR nodes cover more than half of the file is not worth chunking by. */

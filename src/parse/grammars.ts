@@ -17,10 +17,12 @@ export interface LoadedGrammar {
   readonly spec: LanguageSpec;
   readonly language: Language;
   readonly parser: Parser;
-  /** Definitions and imports patterns in one query: one traversal of the tree instead of two. */
+  /** Definitions, imports and documentation (comments, docstrings) patterns in one query: one traversal of the tree. */
   readonly query: Query;
-  /** Patterns below this index are definitions; the rest are imports. */
+  /** Patterns below this index are definitions; the rest are imports, then documentation. */
   readonly importsFrom: number;
+  /** Patterns from this index on capture comments (`@comment`) and docstrings (`@doc`): the FTS `doc` field. */
+  readonly docFrom: number;
   /**
    * Captures every identifier node (`@id`, the spec's `identifiers` this grammar has) and every
    * call node (`@call`, its `calls`) in one traversal; undefined without identifier types.
@@ -56,17 +58,23 @@ async function load(spec: LanguageSpec): Promise<LoadedGrammar> {
   const language = await ts.Language.load(join(grammarDir(), `tree-sitter-${spec.grammar}.wasm`));
   const parser = new ts.Parser();
   parser.setLanguage(language);
-  const definitions = new ts.Query(language, spec.definitions);
-  const importsFrom = definitions.patternCount();
-  definitions.delete();
-  const query = new ts.Query(language, `${spec.definitions}\n${spec.imports ?? ''}`);
   const pattern = (types: readonly string[], name: string): string => {
     const known = types.filter((t) => language.idForNodeType(t, true) !== null);
     return known.length > 0 ? `[${known.map((t) => `(${t})`).join(' ')}] @${name}` : '';
   };
+  const count = (source: string): number => {
+    const q = new ts.Query(language, source);
+    const n = q.patternCount();
+    q.delete();
+    return n;
+  };
+  const code = `${spec.definitions}\n${spec.imports ?? ''}`;
+  const importsFrom = count(spec.definitions);
+  const docFrom = count(code);
+  const query = new ts.Query(language, `${code}\n${pattern(spec.comments, 'comment')}\n${spec.docstrings ?? ''}`);
   const ids = pattern(spec.identifiers, 'id');
   const identifiers = ids ? new ts.Query(language, `${ids}\n${pattern(spec.calls, 'call')}`) : undefined;
-  return { spec, language, parser, query, importsFrom, identifiers };
+  return { spec, language, parser, query, importsFrom, docFrom, identifiers };
 }
 
 /**

@@ -44,6 +44,13 @@ export class LineTable {
     return this.byteStarts[l + 1]! - this.byteStarts[l]!;
   }
 
+  /** UTF-8 byte offset of char offset `index` (a JS string index) on 0-based line `row`. */
+  byteAt(row: number, index: number): number {
+    const from = this.charStarts[row]!;
+    if (this.byteStarts === this.charStarts) return index;
+    return this.byteStarts[row]! + Buffer.byteLength(this.text.slice(from, index), 'utf8');
+  }
+
   /** Byte range of lines [first, last] (0-based, inclusive), trailing newline of `last` excluded. */
   byteRange(first: number, last: number): { startByte: number; endByte: number } {
     const startByte = this.byteStarts[first]!;

@@ -31,14 +31,17 @@ const GENERIC = new Set<SymbolKind | undefined>(['variable', 'constant']);
  * dropped, as is everything but functions and classes nested in a function.
  */
 /**
- * Runs the grammar's query once; matches split into definition and import patterns. `progress`
+ * Runs the grammar's query once; matches split into definition, import and documentation patterns. `progress`
  * is called as the query advances and cancels it by returning true (the matches are then partial).
  */
-export function runQuery(grammar: LoadedGrammar, tree: Tree, progress?: () => boolean): { definitions: QueryMatch[]; imports: QueryMatch[] } {
+export function runQuery(grammar: LoadedGrammar, tree: Tree, progress?: () => boolean): { definitions: QueryMatch[]; imports: QueryMatch[]; docs: QueryMatch[] } {
   const definitions: QueryMatch[] = [];
   const imports: QueryMatch[] = [];
-  for (const m of grammar.query.matches(tree.rootNode, progress ? { progressCallback: progress } : {})) (m.patternIndex < grammar.importsFrom ? definitions : imports).push(m);
-  return { definitions, imports };
+  const docs: QueryMatch[] = [];
+  for (const m of grammar.query.matches(tree.rootNode, progress ? { progressCallback: progress } : {})) {
+    (m.patternIndex < grammar.importsFrom ? definitions : m.patternIndex < grammar.docFrom ? imports : docs).push(m);
+  }
+  return { definitions, imports, docs };
 }
 
 export function findDefinitions(grammar: LoadedGrammar, matches: readonly QueryMatch[]): Definition[] {

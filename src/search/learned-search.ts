@@ -9,7 +9,7 @@ import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters } from './filters.js';
 import { codeWordsOf, extractFeatures, scoreLinear, weighsText, type Diversity, type LinearWeights, type RankerCandidate } from './learned-rank.js';
-import { lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
+import { docWhyLines, lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
 import { capPerFile, dedupeOverlaps, displayScore, isTestPath, scoreFromBm25 } from './rank.js';
 import type { RankerTrace, SearchResult } from './search-result.js';
 import { highlightTerms } from './snippet.js';
@@ -89,11 +89,12 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
   const picked = ranked.slice(0, params.limit);
   const marks = lexical.query ? lexical.marks : highlightTerms([]);
   const similarity = new Map<string, number>();
+  const docWhy = params.explain ? docWhyLines(store, lexical.expression, params.weights, picked) : new Map<number, string[]>();
   const results = picked.map((hit): SearchResult => {
     if (hit.cosine !== undefined) similarity.set(String(hit.chunkId), hit.cosine);
     const ranker: RankerTrace = { model: params.model.name, score: hit.linear.score, features: hit.features, contributions: hit.linear.contributions };
     const why = Object.entries(hit.linear.contributions).map(([f, v]) => `${f} ${displayScore(hit.features[f as keyof typeof hit.features])} × ${displayScore(params.model.weights[f as keyof LinearWeights])} = ${displayScore(v)}`);
-    return toSearchResult(store, hit, hit.score, marks, params.snippetLines, texts, params.explain ? { why: [`learned ranker (${params.model.name}): ${displayScore(hit.linear.score)}`, ...why], ranker } : {});
+    return toSearchResult(store, hit, hit.score, marks, params.snippetLines, texts, params.explain ? { why: [`learned ranker (${params.model.name}): ${displayScore(hit.linear.score)}`, ...why, ...(docWhy.get(hit.chunkId) ?? [])], ranker } : {});
   });
   return { ...lexical, results, texts, chunkIds: picked.map((p) => p.chunkId), rows: picked, similarity };
 }

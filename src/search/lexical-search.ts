@@ -53,6 +53,8 @@ export interface LexicalOutcome {
   readonly kind: QueryKind;
   /** The expansion terms searched, when the query was expanded. */
   readonly expansion?: Omit<ExpansionTrace, 'added'> | undefined;
+  /** The FTS5 expression whose bm25() scored the candidates ('' when none ran). */
+  readonly expression?: string | undefined;
 }
 
 /** The query's kept words, the names it mentions, and whether it asks for tests or docs. */
@@ -84,8 +86,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   // with expansion, a question none of whose words the index holds may still find code by its associated tokens
   if (selection.kept.length === 0 && !expand) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set(), rows: [], kind };
 
-  const w = params.weights;
-  const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts];
+  const weights = fieldWeights(params.weights);
   const fetch = params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40);
   // planning needs the cost of matching a group: a phrase walks the position lists of all its
   // words, so its cost is its most frequent word, not its rarest
@@ -131,15 +132,56 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const rows = picked.map(({ hit, score, matches }) => ({ ...hit, score, matches }));
   const query: QueryTraits = { words: keptWords, names, wantsTests: priors.wantsTests, wantsDocs: priors.wantsDocs };
   const expanded = expansion ? { weight: expansion.weight, terms: expansion.terms } : undefined;
-  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded };
+  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded, expression };
   if (params.rankOnly) return { results: [], ...common };
+  const docShare = params.explain ? docShares(store, expression, weights, picked.map((p) => p.hit)) : new Map<number, number>();
   const results = picked.map(({ hit, score, matches }): SearchResult =>
     toSearchResult(store, hit, score, marks, params.snippetLines, texts, {
       ...(matches !== undefined ? { matches } : {}),
-      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...expansionWhy(expansion, hit.chunkId), ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
+      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...docWhy(docShare.get(hit.chunkId), weights[DOC_COLUMN]!), ...expansionWhy(expansion, hit.chunkId), ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
     }),
   );
   return { results, ...common };
+}
+
+/** `search.weights` in FTS column order, as bm25() takes them. */
+export function fieldWeights(w: FieldWeights): number[] {
+  return [w.stem, w.path, w.symbol, w.signature, w.body, w.parts, w.doc];
+}
+
+/** The FTS column of comments and docstrings (`doc`, schema 10): the last of `fieldWeights`. */
+const DOC_COLUMN = 6;
+
+/** The `--explain` line of each hit whose comments and docstrings matched: what the `doc` field adds to its BM25 score. */
+export function docWhyLines(store: IndexStore, expression: string | undefined, w: FieldWeights, hits: readonly FtsCandidate[]): Map<number, string[]> {
+  const weights = fieldWeights(w);
+  const shares = docShares(store, expression ?? '', weights, hits);
+  return new Map([...shares].map(([id, share]) => [id, docWhy(share, weights[DOC_COLUMN]!)]));
+}
+
+/**
+ * How much of each hit's BM25 score its comments and docstrings give (the `doc` field): its score
+ * minus the score it would have with the field's weight 0 (BM25 saturates, so the shares of the
+ * fields do not add up; this is what the field adds to the rest). Only chunks with doc text matched.
+ */
+function docShares(store: IndexStore, expression: string, weights: readonly number[], hits: readonly FtsCandidate[]): Map<number, number> {
+  if (!expression || !weights[DOC_COLUMN]) return new Map();
+  const without = weights.map((w, i) => (i === DOC_COLUMN ? 0 : w));
+  const ids = hits.map((h) => h.chunkId);
+  const rest = store.read(() => store.search.scoreIds(expression, without, ids));
+  const full = store.read(() => store.search.scoreIds(expression, weights, ids));
+  const out = new Map<number, number>();
+  for (const id of ids) {
+    const a = full.get(id);
+    const b = rest.get(id);
+    if (a !== undefined && b !== undefined && a !== b) out.set(id, scoreFromBm25(a) - scoreFromBm25(b));
+  }
+  return out;
+}
+
+/** The `--explain` line of a result's doc-field share. */
+function docWhy(share: number | undefined, weight: number): string[] {
+  return share === undefined ? [] : [`of which doc (comments, docstrings × ${weight}) ${displayScore(share)}`];
 }
 
 /** The `--explain` line of a result's expansion share. */

@@ -9,6 +9,8 @@ export interface FtsFields {
   readonly signature: string;
   readonly body: string;
   readonly parts: string;
+  /** Comments and docstrings of the chunk (schema 10), taken out of `body`. */
+  readonly doc: string;
 }
 
 export interface ChunkRecord {
@@ -29,6 +31,8 @@ export interface ChunkRecord {
   readonly defines: string | null;
   /** Content timestamp, ms since the epoch (schema 8); null when unknown. */
   readonly tsMs: number | null;
+  /** Where its comments and docstrings are (`storedDocSpans` in indexer/fts-fields.ts; schema 10); '' when none. */
+  readonly docSpans: string;
 }
 
 /**
@@ -46,26 +50,26 @@ export class ChunkRepo {
 
   constructor(db: Db) {
     // positional parameters: binding by name costs a lookup per column per row in bulk inserts
-    this.insertStmt = db.prepare<[number, number, string, number, number, number, number, string, string | null, string | null, string | null, string | null, number | null]>(
-      `INSERT INTO chunks(file_id, ordinal, kind, start_line, end_line, start_byte, end_byte, hash, symbol, container, signature, defines, ts_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.insertStmt = db.prepare<[number, number, string, number, number, number, number, string, string | null, string | null, string | null, string | null, number | null, string]>(
+      `INSERT INTO chunks(file_id, ordinal, kind, start_line, end_line, start_byte, end_byte, hash, symbol, container, signature, defines, ts_ms, doc_spans)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertFtsStmt = db.prepare<[number, string, string, string, string, string, string]>(
-      'INSERT INTO chunks_fts(rowid, stem, path, symbol, signature, body, parts) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    this.insertFtsStmt = db.prepare<[number, string, string, string, string, string, string, string]>(
+      'INSERT INTO chunks_fts(rowid, stem, path, symbol, signature, body, parts, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.deleteFtsStmt = db.prepare<[number]>('DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?)');
     this.deleteStmt = db.prepare<[number]>('DELETE FROM chunks WHERE file_id = ?');
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks');
     this.ofFileStmt = db.prepare<[number], ChunkRecord>(
       `SELECT ordinal, kind, start_line AS startLine, end_line AS endLine, start_byte AS startByte, end_byte AS endByte, hash, symbol, container,
-         signature, defines, ts_ms AS tsMs FROM chunks WHERE file_id = ? ORDER BY ordinal`,
+         signature, defines, ts_ms AS tsMs, doc_spans AS docSpans FROM chunks WHERE file_id = ? ORDER BY ordinal`,
     );
   }
 
   insert(fileId: number, chunk: ChunkRecord, fields: FtsFields): number {
     const c = chunk;
-    const rowid = Number(this.insertStmt.run(fileId, c.ordinal, c.kind, c.startLine, c.endLine, c.startByte, c.endByte, c.hash, c.symbol, c.container, c.signature, c.defines, c.tsMs).lastInsertRowid);
-    this.insertFtsStmt.run(rowid, fields.stem, fields.path, fields.symbol, fields.signature, fields.body, fields.parts);
+    const rowid = Number(this.insertStmt.run(fileId, c.ordinal, c.kind, c.startLine, c.endLine, c.startByte, c.endByte, c.hash, c.symbol, c.container, c.signature, c.defines, c.tsMs, c.docSpans).lastInsertRowid);
+    this.insertFtsStmt.run(rowid, fields.stem, fields.path, fields.symbol, fields.signature, fields.body, fields.parts, fields.doc);
     return rowid;
   }
 

@@ -120,6 +120,21 @@ export class SearchRepo {
   }
 
   /**
+   * The bm25() of the chunks `ids` for `match` under `weights`, by chunk id (a chunk that does not
+   * match is absent). FTS5 seeks each id on its own: for a page of results (`--explain`), not a candidate list.
+   */
+  scoreIds(match: string, weights: readonly number[], ids: readonly number[]): Map<number, number> {
+    const w = weights.map((x) => Number(x).toFixed(4)).join(', ');
+    const stmt = this.db.prepare<[string, number], { score: number }>(`SELECT bm25(chunks_fts, ${w}) AS score FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?`);
+    const out = new Map<number, number>();
+    for (const id of ids) {
+      const row = stmt.get(match, id);
+      if (row) out.set(id, row.score);
+    }
+    return out;
+  }
+
+  /**
    * The chunks with these ids that pass `filter`, as candidates (`bm25` 0), in the order of `ids`:
    * what a vector or symbol list found, joined like an FTS match.
    */

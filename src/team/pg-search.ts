@@ -68,7 +68,7 @@ async function rankRepo(sql: Sql, tok: QueryTokenizer, rev: RevisionStats, p: Ra
   const empty = { picked: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any' as const, marks: new Set<string>() };
   if (selection.kept.length === 0) return empty;
   const w = p.weights;
-  const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts].map((x) => Number(Number(x).toFixed(4)));
+  const weights = [w.stem, w.path, w.symbol, w.signature, w.body, w.parts, w.doc].map((x) => Number(Number(x).toFixed(4)));
   const fetch = p.files ? Math.max(p.limit * 10, 100) : Math.max(p.limit * 4, 40);
   const cost = (g: (typeof selection.kept)[number]): number => g.alternatives.reduce((n, alt) => n + Math.max(...alt.map((x) => dfByWord.get(x) ?? 0)), 0);
   const levels = planQuery(selection.kept.map((group) => ({ group, df: cost(group) })));

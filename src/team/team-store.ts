@@ -53,7 +53,7 @@ export interface CommittedRevision {
  * One FTS5 field of a chunk, in FTS5 column order: the posting's `column`. The weights of
  * `search.weights` apply in this order too.
  */
-export const FTS_COLUMNS = ['stem', 'path', 'symbol', 'signature', 'body', 'parts'] as const;
+export const FTS_COLUMNS = ['stem', 'path', 'symbol', 'signature', 'body', 'parts', 'doc'] as const;
 
 /**
  * The lexical postings of one chunk row as SQLite's FTS5 stored them (`fts5vocab` 'instance'):

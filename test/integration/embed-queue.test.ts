@@ -202,8 +202,11 @@ describe('under watch(), with the built-in model (the default provider)', () => 
       await watch.ready();
       await watch.idle();
       await waitFor('the startup embedding to complete', () => queueSize() === 0 && engine.status().embeddings?.pending === 0);
+      const before = passes.length;
       writeFileSync(join(root, file(5)), `${source(5)}// scryqueuedtoken\n`);
       await waitFor('the edit to be searchable', async () => (await engine.search('scryqueuedtoken', { limit: 3 })).results[0]?.path === file(5));
+      // the pass commits its batch before it ends: the search can see the edit before pass-end
+      await waitFor('the edit pass to end', () => passes.length > before);
       expect(passes.at(-1)).toBe(1);
       await waitFor('the idle slice to embed the edit', () => queueSize() === 0 && engine.status().embeddings?.pending === 0);
       const status = engine.status();

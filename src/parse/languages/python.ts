@@ -31,6 +31,8 @@ export const python: LanguageSpec = {
   imports: IMPORTS,
   wrappers: ['decorated_definition'],
   comments: ['comment'],
+  // a string standing alone as a statement is a docstring (or documentation all the same)
+  docstrings: '(expression_statement . (string) @doc .)',
   calls: ['call'],
   identifiers: ['identifier'],
   exported: (_def, name) => !name.startsWith('_'),

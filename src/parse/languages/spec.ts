@@ -32,6 +32,11 @@ export interface LanguageSpec {
   readonly wrappers?: readonly string[] | undefined;
   /** Comment node types: comments directly above a definition belong to its chunk. */
   readonly comments: readonly string[];
+  /**
+   * Patterns capturing documentation that is not a comment node, as `@doc` (Python docstrings:
+   * string expression statements). With the `comments` types, the text of the FTS `doc` field.
+   */
+  readonly docstrings?: string | undefined;
   /** Call-expression node types: a reference whose parent is one of these (as callee) is a call. */
   readonly calls: readonly string[];
   /** Node types of identifiers, for telling code occurrences from those in strings or comments. */
