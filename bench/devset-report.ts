@@ -8,9 +8,11 @@
  * files among them (a per-file cap moves neither Acc@k nor MRR, but these). `cite@10`: one of the
  * first 10 results overlaps a gold function with at least half of its lines (function hit@10 also
  * counts a large chunk that merely contains it); `lines10`: mean lines of those 10 results, what a
- * reader pays. Pure: rows in, text out.
+ * reader pays. `cfile@5`/`cfile@10`: all gold files among the first 5 / 10 distinct files in the
+ * order of the first 20 results (src/eval/metrics.ts chunkListFileHits), the list as an agent reads
+ * it; its paired interval is reported too. Pure: rows in, text out.
  */
-import { CUTOFFS, summarize, type QueryScore } from '../src/eval/metrics.js';
+import { CHUNK_LIST_CUTOFFS, CUTOFFS, summarize, type QueryScore } from '../src/eval/metrics.js';
 import type { Split } from './bench-repos.js';
 import { pairedBootstrap } from './quality-table.js';
 
@@ -36,6 +38,8 @@ export interface DevRow extends QueryScore {
   readonly linesIn10?: number | undefined;
   /** One of the first 10 results overlaps a gold span with at least half of its own lines (it cites the function, not a group around it). */
   readonly citesIn10?: boolean | undefined;
+  /** Per cut-off of CHUNK_LIST_CUTOFFS: every gold file among the first k distinct files of the first 20 results (`cfile@k`). */
+  readonly chunkFilesAt?: Record<number, boolean> | undefined;
   /** The query names a gold file (namesGoldFile): issue-like texts are also reported without these. */
   readonly namesGold?: boolean | undefined;
 }
@@ -44,9 +48,10 @@ const f3 = (x: number): string => x.toFixed(3);
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 
-type Metric = readonly [string, (s: QueryScore) => number | undefined];
+type Metric = readonly [string, (s: DevRow) => number | undefined];
 const DELTA_METRICS: readonly Metric[] = [
   ['Acc@5', (s) => (s.accAt[5] ? 1 : 0)],
+  ['cfile@5', (s) => (s.chunkFilesAt ? (s.chunkFilesAt[5] ? 1 : 0) : undefined)],
   ['MRR', (s) => s.reciprocalRank],
   ['fn@10', (s) => (s.functionHitAt ? (s.functionHitAt[10] ? 1 : 0) : undefined)],
 ];
@@ -74,12 +79,13 @@ function metricsLine(name: string, sel: readonly DevRow[]): string {
   const fnRows = sel.filter((r) => r.functionHitAt);
   const cites = fnRows.length > 0 ? f3(mean(fnRows.map((r) => (r.citesIn10 ? 1 : 0)))) : '-';
   const lines = mean(sel.map((r) => r.linesIn10 ?? 0)).toFixed(1);
-  return `${name.padEnd(24)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${String(s.functionQueries).padStart(6)}${fn}${cites.padStart(8)}${filesIn10.padStart(9)}${distinct.padStart(9)}${lines.padStart(8)}${s.latencyMs.p50.toFixed(1).padStart(8)}`;
+  const cfile = CHUNK_LIST_CUTOFFS.map((k) => f3(mean(sel.map((r) => (r.chunkFilesAt?.[k] ? 1 : 0)))).padStart(9)).join('');
+  return `${name.padEnd(24)}${String(s.queries).padStart(5)}${CUTOFFS.map((k) => f3(s.accAt[k]!).padStart(8)).join('')}${f3(s.mrr).padStart(8)}${cfile}${String(s.functionQueries).padStart(6)}${fn}${cites.padStart(8)}${filesIn10.padStart(9)}${distinct.padStart(9)}${lines.padStart(8)}${s.latencyMs.p50.toFixed(1).padStart(8)}`;
 }
 
 /** One table: every variant on the rows `pick` selects, then the deltas against `ref`. */
 export function kindTable(title: string, byVariant: ReadonlyMap<string, readonly DevRow[]>, pick: (r: DevRow) => boolean, ref: string | undefined): string {
-  const head = `${'variant'.padEnd(24)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR@10'.padStart(8)}${'n(fn)'.padStart(6)}${['fn@1', 'fn@5', 'fn@10', 'cite@10'].map((x) => x.padStart(8)).join('')}${'file@10c'.padStart(9)}${'files10c'.padStart(9)}${'lines10'.padStart(8)}${'p50ms'.padStart(8)}`;
+  const head = `${'variant'.padEnd(24)}${'n'.padStart(5)}${CUTOFFS.map((k) => `Acc@${k}`.padStart(8)).join('')}${'MRR@10'.padStart(8)}${CHUNK_LIST_CUTOFFS.map((k) => `cfile@${k}`.padStart(9)).join('')}${'n(fn)'.padStart(6)}${['fn@1', 'fn@5', 'fn@10', 'cite@10'].map((x) => x.padStart(8)).join('')}${'file@10c'.padStart(9)}${'files10c'.padStart(9)}${'lines10'.padStart(8)}${'p50ms'.padStart(8)}`;
   const out = [title, head];
   for (const [name, rows] of byVariant) out.push(metricsLine(name, rows.filter(pick)));
   const refRows = ref !== undefined ? byVariant.get(ref)?.filter(pick) : undefined;
@@ -88,7 +94,7 @@ export function kindTable(title: string, byVariant: ReadonlyMap<string, readonly
     for (const [name, rows] of byVariant) {
       if (name === ref) continue;
       const sel = rows.filter(pick);
-      out.push(`  ${name.padEnd(22)}${DELTA_METRICS.map(([m, f]) => `${m} ${pairedDelta(sel, refRows, f)}`.padEnd(36)).join('')}`);
+      out.push(`  ${name.padEnd(22)}${DELTA_METRICS.map(([m, f]) => `${m} ${pairedDelta(sel, refRows, f)}`.padEnd(38)).join('')}`);
     }
   }
   return out.join('\n');

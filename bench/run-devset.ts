@@ -22,7 +22,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine, type ConfigInput } from '../src/index.js';
 import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
-import { scoreQuery } from '../src/eval/metrics.js';
+import { CHUNK_LIST_DEPTH, chunkListFileHits, scoreQuery } from '../src/eval/metrics.js';
 import { parseQueriesFile } from '../src/eval/queries-file.js';
 import { evalOne } from '../src/eval/run-eval.js';
 import type { Engine } from '../src/index.js';
@@ -136,12 +136,13 @@ interface RunOptions {
 
 const wanted = (o: RunOptions, repo: string): boolean => (!o.only || o.only.includes(repo)) && (o.split === 'all' || splitOfRepo(repo) === o.split);
 
-/** evalOne, plus how many distinct files the first 10 chunks show. */
+/** evalOne, plus how many distinct files the first 10 chunks show, and the files of a 20-chunk list (`cfile@k`). */
 async function evalRow(engine: Engine, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'>): Promise<DevRow> {
   const r = await evalOne(engine, q);
   const top = (await engine.search(q.query, { limit: 10, rerank: false })).results;
+  const list = (await engine.search(q.query, { limit: CHUNK_LIST_DEPTH, rerank: false })).results;
   const first = top.map((h) => h.path);
-  return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)), ...listCost(top, q) };
+  return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)), chunkFilesAt: chunkListFileHits(list, q.expected), ...listCost(top, q) };
 }
 
 /** Lines a reader of the first 10 results pays, and whether one of them cites a gold function (devset-report.ts). */
@@ -162,7 +163,7 @@ function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' |
   const hits = bm25.search(q.query, 50);
   const tookMs = Math.round((performance.now() - started) * 100) / 100;
   const first = hits.slice(0, 10).map((h) => h.path);
-  return { id: q.id ?? q.query.slice(0, 40), tookMs, ...meta, ...scoreQuery(hits, q.expected), distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)), ...listCost(hits.slice(0, 10), q) };
+  return { id: q.id ?? q.query.slice(0, 40), tookMs, ...meta, ...scoreQuery(hits, q.expected), chunkFilesAt: chunkListFileHits(hits, q.expected), distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)), ...listCost(hits.slice(0, 10), q) };
 }
 
 /**

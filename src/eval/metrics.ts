@@ -66,6 +66,25 @@ export function scoreQuery(hits: readonly RankedHit[], gold: readonly GoldTarget
   return { firstFileRank, accAt, reciprocalRank, functionHitAt };
 }
 
+/** Chunks of a result list an agent reads for the chunk-list file metric (`cfile@k`). */
+export const CHUNK_LIST_DEPTH = 20;
+/** Cut-offs of `cfile@k`. */
+export const CHUNK_LIST_CUTOFFS = [5, 10] as const;
+
+/**
+ * The chunk-list file metric (issue 18): per cut-off k, are all gold files among the first k
+ * distinct files in the order of the first `depth` chunks of a list? This is the list as an agent
+ * reads it: five chunks of one file show one file, so a list that repeats a wrong file hides the
+ * right one even when Acc@k (over a longer list) finds it. Files are compared by path, as Acc@k.
+ */
+export function chunkListFileHits(hits: readonly RankedHit[], gold: readonly GoldTarget[], depth = CHUNK_LIST_DEPTH): Record<number, boolean> {
+  const files = distinctFiles(hits.slice(0, depth));
+  const goldFiles = [...new Set(gold.map((g) => g.path))];
+  const out: Record<number, boolean> = {};
+  for (const k of CHUNK_LIST_CUTOFFS) out[k] = goldFiles.length > 0 && goldFiles.every((p) => { const r = files.indexOf(p); return r !== -1 && r < k; });
+  return out;
+}
+
 export interface EvalSummary {
   readonly queries: number;
   readonly accAt: Record<number, number>;

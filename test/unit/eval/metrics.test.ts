@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CUTOFFS, distinctFiles, percentile, scoreQuery, summarize, type RankedHit } from '../../../src/eval/metrics.js';
+import { chunkListFileHits, CUTOFFS, distinctFiles, percentile, scoreQuery, summarize, type RankedHit } from '../../../src/eval/metrics.js';
 
 const hit = (path: string, startLine = 1, endLine = 10): RankedHit => ({ path, startLine, endLine });
 
@@ -64,6 +64,37 @@ describe('scoreQuery', () => {
         }
         expect(s.reciprocalRank).toBe(s.firstFileRank !== null && s.firstFileRank <= 10 ? 1 / s.firstFileRank : 0);
         if (s.accAt[1]) expect(new Set(gold.map((g) => g.path)).size).toBe(1);
+      }),
+    );
+  });
+});
+
+describe('chunkListFileHits (cfile@k)', () => {
+  it('counts distinct files in the order of the first 20 chunks only', () => {
+    // 18 chunks of a wrong file, then 4 other files: the list shows 3 files, the gold is the 4th
+    const list = [...Array.from({ length: 18 }, (_, i) => hit('wrong.ts', i * 10 + 1, i * 10 + 9)), hit('b.ts'), hit('c.ts'), hit('gold.ts'), hit('d.ts')];
+    // gold.ts is chunk 21: past the 20 an agent reads, though the 3rd distinct file of the whole list
+    expect(scoreQuery(list, [{ path: 'gold.ts' }]).accAt[5]).toBe(true);
+    expect(chunkListFileHits(list, [{ path: 'gold.ts' }])).toEqual({ 5: false, 10: false });
+    expect(chunkListFileHits(list, [{ path: 'c.ts' }])).toEqual({ 5: true, 10: true });
+  });
+
+  it('needs every gold file within k distinct files, as Acc@k', () => {
+    const list = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((p) => hit(`${p}.ts`));
+    expect(chunkListFileHits(list, [{ path: 'b.ts' }, { path: 'f.ts' }])).toEqual({ 5: false, 10: true });
+    expect(chunkListFileHits(list, [{ path: 'b.ts' }, { path: 'zz.ts' }])).toEqual({ 5: false, 10: false });
+    expect(chunkListFileHits(list, [])).toEqual({ 5: false, 10: false });
+  });
+
+  it('never hits where the distinct-file ranking of the whole list misses, and is monotone in k (property)', () => {
+    const pathArb = fc.constantFrom('a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts', 'f.ts', 'g.ts');
+    fc.assert(
+      fc.property(fc.array(pathArb.map((p) => hit(p)), { maxLength: 40 }), fc.array(pathArb.map((path) => ({ path })), { minLength: 1, maxLength: 2 }), (hits, gold) => {
+        const c = chunkListFileHits(hits, gold);
+        const s = scoreQuery(hits, gold);
+        expect(!c[5] || c[10]).toBe(true);
+        expect(!c[5] || s.accAt[5]).toBe(true);
+        expect(!c[10] || s.accAt[10]).toBe(true);
       }),
     );
   });
