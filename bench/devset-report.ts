@@ -40,6 +40,8 @@ export interface DevRow extends QueryScore {
   readonly citesIn10?: boolean | undefined;
   /** Per cut-off of CHUNK_LIST_CUTOFFS: every gold file among the first k distinct files of the first 20 results (`cfile@k`). */
   readonly chunkFilesAt?: Record<number, boolean> | undefined;
+  /** The query's kind as search classifies it (src/search/query-kind.ts: identifier, path, long, natural), which `search.ranking.byKind` keys on. */
+  readonly queryKind?: string | undefined;
   /** The query names a gold file (namesGoldFile): issue-like texts are also reported without these. */
   readonly namesGold?: boolean | undefined;
 }
@@ -112,6 +114,25 @@ export function formatReport(byVariant: ReadonlyMap<string, readonly DevRow[]>, 
       parts.push(kindTable(`\n== ${split}: ${KIND_TITLE[kind]} (${repos} repositories)`, byVariant, pick, ref));
       const unnamed = (r: DevRow): boolean => pick(r) && r.namesGold === false;
       if (kind === 'issue' && all.some(unnamed)) parts.push(kindTable(`-- ${split}: issue-like texts that name no gold file (closer to a real report)`, byVariant, unnamed, ref));
+    }
+  }
+  return parts.join('\n');
+}
+
+/**
+ * Every table by the query's kind as search classifies it (`--by-query-kind`): per half, per
+ * `queryKind` over all three kinds of benchmark query, the view a per-kind setting
+ * (`search.ranking.byKind`) is chosen from.
+ */
+export function formatQueryKindReport(byVariant: ReadonlyMap<string, readonly DevRow[]>, splits: readonly Split[], ref: string | undefined): string {
+  const all = [...byVariant.values()][0] ?? [];
+  const parts: string[] = [];
+  for (const split of splits) {
+    for (const qk of ['identifier', 'path', 'long', 'natural']) {
+      const pick = (r: DevRow): boolean => r.split === split && r.queryKind === qk;
+      if (!all.some(pick)) continue;
+      const mix = KINDS.map((k) => `${k} ${all.filter((r) => pick(r) && r.kind === k).length}`).join(', ');
+      parts.push(kindTable(`\n== ${split}: ${qk} queries (${mix})`, byVariant, pick, ref));
     }
   }
   return parts.join('\n');

@@ -7,7 +7,7 @@
  * intervals against a reference configuration (`--ref`, default `default`).
  *
  *   npx tsx bench/run-devset.ts [--sets devset,nl] [--kinds commit,issue,doc] [--mirrors DIR] [--only owner/name,...]
- *                               [--variants a,b] [--ref NAME] [--no-baseline] [--split tune|held-out|all] [--misses]
+ *                               [--variants a,b] [--ref NAME] [--no-baseline] [--split tune|held-out|all] [--misses] [--by-query-kind]
  *   npx tsx bench/run-devset.ts --split held-out --variants default --check    # the regression guard (bench/devset-guard.ts)
  *   npx tsx bench/run-devset.ts --split held-out --variants default --record   # re-record it (when a change is kept on purpose)
  *
@@ -30,7 +30,9 @@ import type { EvalQuery } from '../src/eval/queries-file.js';
 import { splitOfRepo, type Split } from './bench-repos.js';
 import { BASELINE, baselineAtCommit, baselineFromTree, type WindowBm25 } from './bm25-windows.js';
 import { GUARD_FILE, guardRecord, guardRegressions, readGuard, writeGuard } from './devset-guard.js';
-import { formatReport, KINDS, type DevRow, type QueryKind } from './devset-report.js';
+import { formatQueryKindReport, formatReport, KINDS, type DevRow, type QueryKind } from './devset-report.js';
+import { classifyQuery } from '../src/search/query-kind.js';
+import { isLongQuery } from '../src/search/query-parse.js';
 import { cacheOf, DEV_REPOS, fileOf, kindOf, mirrorOf, namesGoldFile } from './mine-devset.js';
 import { ensureNlTree, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
 import { writeResult } from './results.js';
@@ -40,6 +42,11 @@ const ranking = (r: Record<string, unknown>): ConfigInput => ({ search: { rankin
 
 /** BM25 field weights over the shipped ones (stem 6, path 2, symbol 5, signature 2, body 1, parts 0.6), with `r` as ranking. */
 const weighted = (w: Record<string, number>, r: Record<string, unknown> = {}): ConfigInput => ({ search: { weights: w, ranking: r } }) as ConfigInput;
+
+/** `k:NAME` for each setting: the same `search.ranking.byKind` entry for every query kind. */
+function kindVariants(settings: Record<string, Record<string, number>>): Record<string, ConfigInput> {
+  return Object.fromEntries(Object.entries(settings).map(([name, s]) => [`k:${name}`, ranking({ byKind: { identifier: s, path: s, long: s, natural: s } })]));
+}
 
 const OFF = { queryWeights: false, definitionBoost: 1, testToSource: 0, nonCode: 1, fileSupport: 0, fileCap: 0, fileDecay: 1 };
 export const VARIANTS: Record<string, ConfigInput> = {
@@ -110,6 +117,25 @@ export const VARIANTS: Record<string, ConfigInput> = {
   '+expand.5': ranking({ expansion: 0.5 }),
   '+expand.7': ranking({ expansion: 0.7 }),
   '+expand1': ranking({ expansion: 1 }),
+  /**
+   * Issue 18, per query kind (`search.ranking.byKind`): `k:` sets the same per-file steps for every
+   * kind, read per kind with `--by-query-kind`; `sN`: a moved chunk goes below the next N files only.
+   */
+  ...kindVariants({
+    'cap3w.7': { fileCap: 3, fileCapWithin: 0.7 },
+    'cap3w.7+blend.3': { fileCap: 3, fileCapWithin: 0.7, fileBlend: 0.3 },
+    'cap3w.7s2': { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 2 },
+    'cap3w.7s4': { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 4 },
+    'cap3w.5': { fileCap: 3, fileCapWithin: 0.5 },
+    'cap2w.7': { fileCap: 2, fileCapWithin: 0.7 },
+    'cap2s3': { fileCap: 2, fileCapSpread: 3 },
+    'cap1s2': { fileCap: 1, fileCapSpread: 2 },
+    'cap1s4': { fileCap: 1, fileCapSpread: 4 },
+    'decay.8': { fileDecay: 0.8 },
+    'decay.9': { fileDecay: 0.9 },
+    'decay.95': { fileDecay: 0.95 },
+    'blend.3': { fileBlend: 0.3 },
+  }),
   /** The shipped configuration. */
   default: {},
   /** The shipped configuration before issue 18's re-measurement (no per-file decay). */
@@ -123,6 +149,7 @@ function arg(name: string): string | undefined {
 }
 
 type Runs = Map<string, DevRow[]>;
+type Meta = Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold' | 'queryKind'>;
 
 interface RunOptions {
   readonly mirrors: string;
@@ -137,7 +164,7 @@ interface RunOptions {
 const wanted = (o: RunOptions, repo: string): boolean => (!o.only || o.only.includes(repo)) && (o.split === 'all' || splitOfRepo(repo) === o.split);
 
 /** evalOne, plus how many distinct files the first 10 chunks show, and the files of a 20-chunk list (`cfile@k`). */
-async function evalRow(engine: Engine, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'>): Promise<DevRow> {
+async function evalRow(engine: Engine, q: EvalQuery, meta: Meta): Promise<DevRow> {
   const r = await evalOne(engine, q);
   const top = (await engine.search(q.query, { limit: 10, rerank: false })).results;
   const list = (await engine.search(q.query, { limit: CHUNK_LIST_DEPTH, rerank: false })).results;
@@ -158,7 +185,7 @@ function listCost(top: ReadonlyArray<{ path: string; startLine: number; endLine:
   return { linesIn10: lines, citesIn10: cites };
 }
 
-function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'>): DevRow {
+function baselineRow(bm25: WindowBm25, q: EvalQuery, meta: Meta): DevRow {
   const started = performance.now();
   const hits = bm25.search(q.query, 50);
   const tookMs = Math.round((performance.now() - started) * 100) / 100;
@@ -185,7 +212,7 @@ type Trees = (key: string) => { root: string; dbPath: string };
 /** Every configuration over `group` in one tree; the order rotates by `turn`, so no variant always pays for a cold page cache. */
 async function runGroup(o: RunOptions, treeOf: Trees, group: readonly EvalQuery[], kindOfQuery: (q: EvalQuery) => QueryKind, repo: string, turn: number, makeBaseline: (e: Engine) => Promise<WindowBm25>, byVariant: Runs): Promise<void> {
   const split = splitOfRepo(repo);
-  const meta = (q: EvalQuery): Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold'> => ({ repo, split, kind: kindOfQuery(q), namesGold: namesGoldFile(q.query, q.expected) });
+  const meta = (q: EvalQuery): Meta => ({ repo, split, kind: kindOfQuery(q), namesGold: namesGoldFile(q.query, q.expected), queryKind: classifyQuery(q.query, { long: isLongQuery(q.query) }) });
   const names = [...o.names.slice(turn % o.names.length), ...o.names.slice(0, turn % o.names.length)];
   for (const name of names) {
     const tree = treeOf(chunkKey(name));
@@ -285,6 +312,7 @@ async function main(): Promise<void> {
   const splits: Split[] = o.split === 'all' ? ['tune', 'held-out'] : [o.split as Split];
   const ref = arg('--ref') ?? (names.includes('default') ? 'default' : names[0]);
   process.stdout.write(`${formatReport(byVariant, splits, ref)}\n`);
+  if (process.argv.includes('--by-query-kind')) process.stdout.write(`${formatQueryKindReport(byVariant, splits, ref)}\n`);
   if (process.argv.includes('--misses')) {
     const last = byVariant.get(names[names.length - 1]!)!;
     for (const q of last.filter((x) => !x.accAt[5] && (o.split !== 'all' || x.split === 'tune'))) process.stdout.write(`MISS ${q.kind} ${q.repo} ${q.id}\n`);

@@ -17,6 +17,7 @@ import type { ExpansionTable } from '../search/expansion.js';
 import { BLEND_DIVERSITY, blendWeights, type RankerModel } from '../search/learned-rank.js';
 import { learnedSearch } from '../search/learned-search.js';
 import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
+import { kindDiversity } from '../search/kind-ranking.js';
 import { classifyQuery, QUERY_KINDS, type QueryKind } from '../search/query-kind.js';
 import { isLongQuery } from '../search/query-parse.js';
 import { parseSubQueries } from '../search/sub-queries.js';
@@ -185,7 +186,8 @@ export class SemanticLayer {
     if (blend > 0 && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       // score-level blend: lexical + blend × cosine over both lists' candidates (learned-search.ts)
       const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit), cosineForAll: true };
-      const model = { weights: blendWeights(blend), diversity: BLEND_DIVERSITY, name: 'blend' };
+      // the blend keeps every chunk, unless the kind sets its own per-file steps (search.ranking.byKind)
+      const model = { weights: blendWeights(blend), diversity: kindDiversity(params.ranking, gate.kind) ?? BLEND_DIVERSITY, name: 'blend' };
       const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model, vectors });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
