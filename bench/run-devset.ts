@@ -136,6 +136,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
     'decay.95': { fileDecay: 0.95 },
     'blend.3': { fileBlend: 0.3 },
   }),
+  /** Issue 18: the learned ranker for long queries only (it won on long commit messages, not on doc-comment queries). */
+  'long:learned': ranking({ byKind: { long: { learned: true } } }),
   /** The shipped configuration. */
   default: {},
   /** The shipped configuration before issue 18's re-measurement (no per-file decay). */

@@ -212,6 +212,8 @@ export const kindRankingSchema = z
     fileDecay: z.number().min(0.1).max(1).optional(),
     /** As `search.ranking.fileBlend`, for this kind. */
     fileBlend: z.number().min(0).max(1).optional(),
+    /** As `search.ranking.learned`, for this kind (the learned ranker keeps its own per-file diversity). */
+    learned: z.boolean().optional(),
   })
   .strict();
 
@@ -269,7 +271,8 @@ export const rankingSchema = z
     expansion: z.number().min(0).max(1).default(0),
     /**
      * The per-file steps per query kind (identifier, path, long, natural; src/search/query-kind.ts):
-     * `{ long: { fileCap: 3, fileCapWithin: 0.7 } }` caps long queries only. A key a kind sets
+     * `{ long: { fileCap: 3, fileCapWithin: 0.7 } }` caps long queries only; `{ long: { learned: true } }`
+     * ranks them with the learned ranker. A key a kind sets
      * replaces the value above for that kind; `--explain` names the kind's settings. In the hybrid
      * blend (natural-language queries by default) the lexical list is uncapped and undecayed, and a
      * kind's fileCap, fileCapWithin, fileCapSpread and fileDecay set here shape the blended list.

@@ -93,6 +93,20 @@ describe('search.ranking.byKind', () => {
     }
   });
 
+  it('turns the learned ranker on for one kind only', async () => {
+    const e = await open({ search: { ranking: { byKind: { long: { learned: true } } } } });
+    try {
+      const long = await e.search(LONG, { limit: 5, explain: true });
+      expect(long.results[0]!.ranker?.model).toBe('lexical');
+      expect(long.results[0]!.why).toContain('long query: learned true');
+      const natural = await e.search(NATURAL, { limit: 5, explain: true });
+      expect(natural.results[0]!.ranker).toBeUndefined();
+      expect(natural.results[0]!.why?.[0]).toMatch(/^bm25 /);
+    } finally {
+      e.close();
+    }
+  });
+
   it('refuses an unknown kind or an out-of-range setting with CONFIG_INVALID', async () => {
     for (const byKind of [{ prose: { fileCap: 1 } }, { long: { fileCap: -1 } }, { long: { fileDecay: 2 } }, { long: { fileCapWithin: 0.5, cap: 3 } }]) {
       await expect(open({ search: { ranking: { byKind } } })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
