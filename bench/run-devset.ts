@@ -138,6 +138,9 @@ export const VARIANTS: Record<string, ConfigInput> = {
   }),
   /** Issue 18: the learned ranker for long queries only (it won on long commit messages, not on doc-comment queries). */
   'long:learned': ranking({ byKind: { long: { learned: true } } }),
+  /** Issue 18: the candidates of the tuning half, for long queries only. */
+  'long:decay.9': ranking({ byKind: { long: { fileDecay: 0.9 } } }),
+  'long:cap3w.7s2': ranking({ byKind: { long: { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 2 } } }),
   /** The shipped configuration. */
   default: {},
   /** The shipped configuration before issue 18's re-measurement (no per-file decay). */
