@@ -143,6 +143,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'long:cap3w.7s2': ranking({ byKind: { long: { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 2 } } }),
   /** The shipped configuration. */
   default: {},
+  /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */
+  'default-kinds': ranking({ byKind: {} }),
   /** The shipped configuration before issue 18's re-measurement (no per-file decay). */
   'default-decay': ranking({ fileDecay: 1 }),
 };
