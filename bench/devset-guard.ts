@@ -24,11 +24,11 @@ export interface KindRecord {
 
 export type GuardRecord = Partial<Record<QueryKind, KindRecord>>;
 
-/** Per kind, the held-out numbers of `rows` (one configuration's rows). */
-export function guardRecord(rows: readonly DevRow[]): GuardRecord {
+/** Per kind, the held-out numbers of `rows` (one configuration's rows) of `group` (undefined: the development benchmark proper). */
+export function guardRecord(rows: readonly DevRow[], group?: string): GuardRecord {
   const out: GuardRecord = {};
   for (const kind of KINDS) {
-    const sel = rows.filter((r) => r.split === 'held-out' && r.kind === kind);
+    const sel = rows.filter((r) => r.split === 'held-out' && r.kind === kind && r.group === group);
     if (sel.length === 0) continue;
     const s = summarize(sel, []);
     out[kind] = { n: s.queries, acc5: s.accAt[5]!, mrr: s.mrr, fn10: s.functionHitAt?.[10] ?? 0 };
@@ -55,5 +55,8 @@ export function guardRegressions(recorded: GuardRecord, now: GuardRecord): strin
   return out;
 }
 
-export const readGuard = (): GuardRecord => JSON.parse(readFileSync(GUARD_FILE, 'utf8')) as GuardRecord;
-export const writeGuard = (g: GuardRecord): void => writeFileSync(GUARD_FILE, `${JSON.stringify(g, null, 1)}\n`);
+/** The large-repository group's record (`--sets large --record`), kept apart from the development benchmark's. */
+export const LARGE_GUARD_FILE = join(import.meta.dirname, 'largeset', 'held-out-default.json');
+
+export const readGuard = (file: string = GUARD_FILE): GuardRecord => JSON.parse(readFileSync(file, 'utf8')) as GuardRecord;
+export const writeGuard = (g: GuardRecord, file: string = GUARD_FILE): void => writeFileSync(file, `${JSON.stringify(g, null, 1)}\n`);

@@ -44,7 +44,11 @@ export interface DevRow extends QueryScore {
   readonly queryKind?: string | undefined;
   /** The query names a gold file (namesGoldFile): issue-like texts are also reported without these. */
   readonly namesGold?: boolean | undefined;
+  /** A group reported on its own (`large`: the large-repository group, bench/bench-repos.ts LARGE_REPOS); undefined for the development benchmark proper. */
+  readonly group?: string | undefined;
 }
+
+export const GROUP_TITLE: Record<string, string> = { large: 'LARGE REPOSITORIES' };
 
 const f3 = (x: number): string => x.toFixed(3);
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
@@ -102,38 +106,48 @@ export function kindTable(title: string, byVariant: ReadonlyMap<string, readonly
   return out.join('\n');
 }
 
-/** Every table: per half asked for, per kind present. */
+/** Every table: per group (the development benchmark proper first, then each group apart), per half asked for, per kind present. */
 export function formatReport(byVariant: ReadonlyMap<string, readonly DevRow[]>, splits: readonly Split[], ref: string | undefined): string {
   const all = [...byVariant.values()][0] ?? [];
   const parts: string[] = [];
-  for (const split of splits) {
-    for (const kind of KINDS) {
-      const pick = (r: DevRow): boolean => r.split === split && r.kind === kind;
-      if (!all.some(pick)) continue;
-      const repos = new Set(all.filter(pick).map((r) => r.repo)).size;
-      parts.push(kindTable(`\n== ${split}: ${KIND_TITLE[kind]} (${repos} repositories)`, byVariant, pick, ref));
-      const unnamed = (r: DevRow): boolean => pick(r) && r.namesGold === false;
-      if (kind === 'issue' && all.some(unnamed)) parts.push(kindTable(`-- ${split}: issue-like texts that name no gold file (closer to a real report)`, byVariant, unnamed, ref));
-    }
-  }
+  // '' (the development benchmark proper) sorts first
+  const groups = [...new Set(all.map((r) => r.group ?? ''))].sort();
+  for (const group of groups) for (const split of splits) parts.push(...splitTables(byVariant, all, group || undefined, split, ref));
   return parts.join('\n');
 }
 
 /**
- * Every table by the query's kind as search classifies it (`--by-query-kind`): per half, per
- * `queryKind` over all three kinds of benchmark query, the view a per-kind setting
+ * Every table by the query's kind as search classifies it (`--by-query-kind`): per group, per half,
+ * per `queryKind` over all three kinds of benchmark query, the view a per-kind setting
  * (`search.ranking.byKind`) is chosen from.
  */
 export function formatQueryKindReport(byVariant: ReadonlyMap<string, readonly DevRow[]>, splits: readonly Split[], ref: string | undefined): string {
   const all = [...byVariant.values()][0] ?? [];
   const parts: string[] = [];
-  for (const split of splits) {
-    for (const qk of ['identifier', 'path', 'long', 'natural']) {
-      const pick = (r: DevRow): boolean => r.split === split && r.queryKind === qk;
-      if (!all.some(pick)) continue;
-      const mix = KINDS.map((k) => `${k} ${all.filter((r) => pick(r) && r.kind === k).length}`).join(', ');
-      parts.push(kindTable(`\n== ${split}: ${qk} queries (${mix})`, byVariant, pick, ref));
+  for (const group of [...new Set(all.map((r) => r.group ?? ''))].sort()) {
+    const prefix = group === '' ? '' : `${GROUP_TITLE[group] ?? group} `;
+    for (const split of splits) {
+      for (const qk of ['identifier', 'path', 'long', 'natural']) {
+        const pick = (r: DevRow): boolean => (r.group ?? '') === group && r.split === split && r.queryKind === qk;
+        if (!all.some(pick)) continue;
+        const mix = KINDS.map((k) => `${k} ${all.filter((r) => pick(r) && r.kind === k).length}`).join(', ');
+        parts.push(kindTable(`\n== ${prefix}${split}: ${qk} queries (${mix})`, byVariant, pick, ref));
+      }
     }
   }
   return parts.join('\n');
+}
+
+function splitTables(byVariant: ReadonlyMap<string, readonly DevRow[]>, all: readonly DevRow[], group: string | undefined, split: Split, ref: string | undefined): string[] {
+  const parts: string[] = [];
+  const prefix = group === undefined ? '' : `${GROUP_TITLE[group] ?? group} `;
+  for (const kind of KINDS) {
+    const pick = (r: DevRow): boolean => r.group === group && r.split === split && r.kind === kind;
+    if (!all.some(pick)) continue;
+    const repos = new Set(all.filter(pick).map((r) => r.repo)).size;
+    parts.push(kindTable(`\n== ${prefix}${split}: ${KIND_TITLE[kind]} (${repos} repositories)`, byVariant, pick, ref));
+    const unnamed = (r: DevRow): boolean => pick(r) && r.namesGold === false;
+    if (kind === 'issue' && all.some(unnamed)) parts.push(kindTable(`-- ${prefix}${split}: issue-like texts that name no gold file (closer to a real report)`, byVariant, unnamed, ref));
+  }
+  return parts;
 }

@@ -11,12 +11,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { BENCH_REPOS, type Split } from './bench-repos.js';
-import { fileOf, kindOf } from './mine-devset.js';
+import { BENCH_REPOS, LARGE_REPOS, type Split } from './bench-repos.js';
+import { fileOf, kindOf, LARGE_ISSUE_SET } from './mine-devset.js';
+import { LARGE_DOC_SET, nlFileOf } from './nl-slice.js';
 
 export const SPLIT_FILE = join(import.meta.dirname, 'devset', 'split.json');
-const NL_DIR = join(import.meta.dirname, 'nlslice');
-const nlFile = (repo: string): string => join(NL_DIR, `${repo.replace('/', '__')}.jsonl`);
 
 export interface SplitManifest {
   readonly rule: string;
@@ -25,6 +24,14 @@ export interface SplitManifest {
   /** Queries per half and kind. */
   readonly queries: Record<Split, { commit: number; issue: number; doc: number }>;
   /** `bench/...` path of each held-out query file → its SHA-256. */
+  readonly frozen: Record<string, string>;
+  /** The large-repository group (LARGE_REPOS), split and frozen the same way, apart. */
+  readonly large?: LargeManifest | undefined;
+}
+
+export interface LargeManifest {
+  readonly repos: Record<Split, string[]>;
+  readonly queries: Record<Split, { issue: number; doc: number }>;
   readonly frozen: Record<string, string>;
 }
 
@@ -42,9 +49,9 @@ export function splitManifest(): SplitManifest {
     repos[r.split].push(r.repo);
     if (!languages[r.split].includes(r.language)) languages[r.split].push(r.language);
     for (const l of lines(fileOf(r.repo))) queries[r.split][kindOf((JSON.parse(l) as { query: string }).query)]++;
-    queries[r.split].doc += lines(nlFile(r.repo)).length;
+    queries[r.split].doc += lines(nlFileOf(r.repo)).length;
     if (r.split !== 'held-out') continue;
-    for (const f of [fileOf(r.repo), nlFile(r.repo)]) if (existsSync(f)) frozen[relative(root, f)] = sha256(f);
+    for (const f of [fileOf(r.repo), nlFileOf(r.repo)]) if (existsSync(f)) frozen[relative(root, f)] = sha256(f);
   }
   return {
     rule: 'by repository (bench/bench-repos.ts); ranking is tuned on `tune` only; `held-out` files are frozen by digest',
@@ -52,7 +59,22 @@ export function splitManifest(): SplitManifest {
     languages,
     queries,
     frozen,
+    large: largeManifest(root),
   };
+}
+
+/** The large group's part: each repository's one kind of query file (bench/largeset/doc or issue/). */
+function largeManifest(root: string): LargeManifest {
+  const repos: Record<Split, string[]> = { tune: [], 'held-out': [] };
+  const queries: LargeManifest['queries'] = { tune: { issue: 0, doc: 0 }, 'held-out': { issue: 0, doc: 0 } };
+  const frozen: Record<string, string> = {};
+  for (const r of LARGE_REPOS) {
+    repos[r.split].push(r.repo);
+    const file = r.kind === 'doc' ? nlFileOf(r.repo, LARGE_DOC_SET) : fileOf(r.repo, LARGE_ISSUE_SET);
+    queries[r.split][r.kind] += lines(file).length;
+    if (r.split === 'held-out' && existsSync(file)) frozen[relative(root, file)] = sha256(file);
+  }
+  return { repos, queries, frozen };
 }
 
 if (process.argv[1] === import.meta.filename) {

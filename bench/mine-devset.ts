@@ -6,6 +6,8 @@
  *
  *   npx tsx bench/mine-devset.ts [--mirrors DIR] [--only owner/name,...] [--per-repo N] [--stats-only]
  *   npx tsx bench/mine-devset.ts --issues N [--only ...]   issue-like commits only (kindOf), added to the file until it holds up to N
+ *   npx tsx bench/mine-devset.ts --set large --issues N [--only ...]   the large group's issue kind (bench/largeset/issue/),
+ *                                  reading each repository's `scan` newest commits; each query records its pull request (`source`)
  *
  * Repositories come from local git mirrors at `<mirrors>/<owner>+<name>/repo` (default
  * /work/.mirror, where the workplace's snapshot fetcher puts them); their code is read, never
@@ -15,13 +17,13 @@
  * flask, django, scikit-learn, matplotlib, typeorm, eslint, rxjs) are refused.
  * Each parent's index is cached under bench/.devset-cache/ for bench/run-devset.ts.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine } from '../src/index.js';
 import { exportFromGit } from '../src/eval/from-git.js';
 import { git } from '../src/eval/git.js';
 import { parseQueriesFile } from '../src/eval/queries-file.js';
-import { BENCH_REPOS, isHeldOutName, splitOfRepo, type BenchRepo, type Split } from './bench-repos.js';
+import { BENCH_REPOS, isHeldOutName, LARGE_CACHE, LARGE_DIR, LARGE_REPOS, splitOfRepo, type BenchRepo, type LargeRepo, type Split } from './bench-repos.js';
 import { median } from './stats.js';
 
 /** Every benchmark repository mines commit and issue-like queries. */
@@ -30,10 +32,29 @@ export const DEV_REPOS: readonly BenchRepo[] = BENCH_REPOS;
 export const DEVSET_DIR = join(import.meta.dirname, 'devset');
 export const CACHE_DIR = join(import.meta.dirname, '.devset-cache');
 
-export const fileOf = (repo: string): string => join(DEVSET_DIR, `${repo.replace('/', '__')}.jsonl`);
+/** A set of commit-mined queries: its repositories, where its query files are, where the per-commit indexes go. */
+export interface DevSet {
+  readonly name: string;
+  readonly repos: ReadonlyArray<BenchRepo & Partial<Pick<LargeRepo, 'scan'>>>;
+  readonly dir: string;
+  readonly cache: string;
+}
+
+/** The development benchmark's commit and issue-like kinds. */
+export const DEV_SET: DevSet = { name: 'devset', repos: DEV_REPOS, dir: DEVSET_DIR, cache: CACHE_DIR };
+/** The large-repository group's issue-like kind (bench/bench-repos.ts LARGE_REPOS). */
+export const LARGE_ISSUE_SET: DevSet = { name: 'large', repos: LARGE_REPOS.filter((r) => r.kind === 'issue'), dir: join(LARGE_DIR, 'issue'), cache: join(LARGE_CACHE, 'issue') };
+
+export const fileOf = (repo: string, set: DevSet = DEV_SET): string => join(set.dir, `${repo.replace('/', '__')}.jsonl`);
 export const mirrorOf = (mirrors: string, repo: string): string => join(mirrors, repo.replace('/', '+'), 'repo');
 export { splitOfRepo, type Split };
-export const cacheOf = (repo: string): string => join(CACHE_DIR, repo.replace('/', '__'));
+export const cacheOf = (repo: string, set: DevSet = DEV_SET): string => join(set.cache, repo.replace('/', '__'));
+
+/** Where a mined query's text comes from: the pull request its squash-merged subject cites (`(#123)`), else the commit. */
+export function sourceOf(repo: string, subject: string, sha: string): string {
+  const pr = /\(#(\d+)\)\s*$/.exec(subject.split('\n')[0]!.trim());
+  return pr ? `https://github.com/${repo}/pull/${pr[1]}` : `https://github.com/${repo}/commit/${sha}`;
+}
 
 /**
  * The kind of a mined commit query (issue 18): `issue` when the message's body (after the subject)
@@ -81,28 +102,46 @@ function arg(name: string): string | undefined {
  * Mines `perRepo` queries of `r` into its file. With `issuesOnly`, only issue-like commits are
  * mined (a deeper look into history) and added to the queries already in the file.
  */
-async function mine(mirrors: string, r: BenchRepo, perRepo: number, issuesOnly = false): Promise<void> {
+async function mine(mirrors: string, r: DevSet['repos'][number], perRepo: number, issuesOnly = false, set: DevSet = DEV_SET): Promise<void> {
   if (isHeldOutName(r.repo)) throw new Error(`${r.repo} is held out`);
   const root = mirrorOf(mirrors, r.repo);
   if (!existsSync(root)) throw new Error(`no mirror at ${root}`);
   const head = (await git(['rev-parse', 'HEAD'], root)).trim();
-  const engine = await createEngine({ root, db: join(cacheOf(r.repo), 'head.db') });
+  const engine = await createEngine({ root, db: join(cacheOf(r.repo, set), 'head.db') });
   const started = performance.now();
+  const fileOfSet = (repo: string): string => fileOf(repo, set);
   try {
     const mined = await exportFromGit(engine, {
       commits: perRepo,
-      cacheDir: cacheOf(r.repo),
+      scan: r.scan,
+      cacheDir: cacheOf(r.repo, set),
       onQuery: (done, total) => process.stderr.write(`\r${r.repo}: ${done}/${total}   `),
       accept: issuesOnly ? (c) => kindOf(c.message) === 'issue' : undefined,
     });
-    const before = issuesOnly && existsSync(fileOf(r.repo)) ? readFileSync(fileOf(r.repo), 'utf8').trim().split('\n') : [];
+    const before = issuesOnly && existsSync(fileOfSet(r.repo)) ? readFileSync(fileOfSet(r.repo), 'utf8').trim().split('\n') : [];
     const seen = new Set(before.map((l) => (JSON.parse(l) as { id: string }).id));
-    const added = mined.filter((q) => !seen.has(q.id)).map((q) => JSON.stringify(q));
-    writeFileSync(fileOf(r.repo), [...before, ...added].join('\n') + '\n');
+    // the large group records where each text comes from (the development benchmark's files predate it)
+    const withSource = (q: (typeof mined)[number]): object => (set === DEV_SET ? q : { ...q, source: sourceOf(r.repo, q.query, q.sha) });
+    const added = mined.filter((q) => !seen.has(q.id)).map((q) => JSON.stringify(withSource(q)));
+    mkdirSync(set.dir, { recursive: true });
+    writeFileSync(fileOfSet(r.repo), [...before, ...added].join('\n') + '\n');
     process.stderr.write(`\n${r.repo}: ${mined.length} queries from history up to ${head.slice(0, 10)} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   } finally {
     engine.close();
   }
+}
+
+/** `manifest.json` of a set other than the development benchmark's: per mined repository its licence, half, history read and queries. */
+async function writeSetManifest(mirrors: string, set: DevSet): Promise<void> {
+  const repos = [];
+  for (const r of set.repos) {
+    if (!existsSync(fileOf(r.repo, set))) continue;
+    const qs = parseQueriesFile(readFileSync(fileOf(r.repo, set), 'utf8'), fileOf(r.repo, set));
+    const head = (await git(['rev-parse', 'HEAD'], mirrorOf(mirrors, r.repo))).trim();
+    repos.push({ ...r, head, queries: qs.length, withFunctionSpans: qs.filter((q) => q.expected.some((e) => e.startLine !== undefined)).length });
+  }
+  const total = repos.reduce((a, r) => a + r.queries, 0);
+  writeFileSync(join(set.dir, 'manifest.json'), `${JSON.stringify({ total, repos }, null, 1)}\n`);
 }
 
 /** STATS.md and stats.json from every devset file. */
@@ -158,10 +197,12 @@ async function main(): Promise<void> {
   const only = arg('--only')?.split(',');
   const perRepo = Number(arg('--per-repo') ?? 30);
   const issues = arg('--issues');
-  for (const r of process.argv.includes('--stats-only') ? [] : DEV_REPOS) {
+  const set = arg('--set') === 'large' ? LARGE_ISSUE_SET : DEV_SET;
+  for (const r of process.argv.includes('--stats-only') ? [] : set.repos) {
     if (only && !only.includes(r.repo)) continue;
-    await (issues ? mine(mirrors, r, Number(issues), true) : mine(mirrors, r, perRepo));
+    await (issues ? mine(mirrors, r, Number(issues), true, set) : mine(mirrors, r, perRepo, false, set));
   }
+  if (set !== DEV_SET) return writeSetManifest(mirrors, set);
   writeStats();
   process.stderr.write(readFileSync(join(DEVSET_DIR, 'STATS.md'), 'utf8'));
 }

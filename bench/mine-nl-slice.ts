@@ -6,6 +6,7 @@
  * so the words of the query are not in the code: the situation of a natural-language question.
  *
  *   npx tsx bench/mine-nl-slice.ts [--mirrors DIR] [--only owner/name] [--per-repo 25]
+ *   npx tsx bench/mine-nl-slice.ts --set large [--per-repo 70]   the large-repository group (bench/largeset/doc/)
  *
  * Only the mined data is written (query, path, span, commit; licence per repository in
  * manifest.json), never the code. Targets are chosen by a hash of path and name (deterministic),
@@ -14,13 +15,13 @@
  * removed (Go style `Foo returns ...` → `Returns ...`).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../src/index.js';
 import { isHeldOutName } from './bench-repos.js';
 import { blankComments, commentAbove, firstSentence, hashCommentAbove, pythonDocstring, type DocComment } from './doc-comments.js';
-import { ensureNlTree, exportTree, MANIFEST, NL_REPOS, nlFileOf, type NlManifestEntry, type NlRepo } from './nl-slice.js';
+import { ensureNlTree, exportTree, LARGE_DOC_SET, manifestOf, NL_SET, nlFileOf, type NlManifestEntry, type NlRepo, type NlSet } from './nl-slice.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -55,7 +56,8 @@ function docOf(lines: readonly string[], language: string, start: number, end: n
 /** The doc-commented functions of the repository at `root`, and every path scry indexes there. */
 async function candidates(root: string, r: NlRepo): Promise<{ found: Candidate[]; indexed: string[] }> {
   const db = mkdtempSync(join(tmpdir(), 'scry-nl-'));
-  const engine = await createEngine({ root, db: join(db, 'index.db') });
+  // the miner reads symbols only: no vectors
+  const engine = await createEngine({ root, db: join(db, 'index.db'), config: { embed: { provider: 'none' } } });
   const out: Candidate[] = [];
   try {
     await engine.index();
@@ -110,7 +112,7 @@ function notElsewhere(root: string, indexed: readonly string[], picked: readonly
   });
 }
 
-async function mine(mirrors: string, r: NlRepo, perRepo: number): Promise<NlManifestEntry> {
+async function mine(mirrors: string, r: NlRepo, perRepo: number, set: NlSet): Promise<NlManifestEntry> {
   const name = r.repo.split('/')[1]!.toLowerCase();
   if (isHeldOutName(r.repo)) throw new Error(`${r.repo} is held out`);
   const gitDir = join(mirrors, r.repo.replace('/', '+'), 'repo');
@@ -136,7 +138,8 @@ async function mine(mirrors: string, r: NlRepo, perRepo: number): Promise<NlMani
     for (const c of picked) (blanked[c.path] ??= []).push([c.doc.start, c.doc.end]);
     const short = name.replace(/[^a-z0-9]+/g, '');
     const lines = picked.map((c) => JSON.stringify({ id: `${short}:${c.name}:${c.path}:${c.startLine}`, query: c.query, expected: [{ path: c.path, startLine: c.startLine, endLine: c.endLine }] }));
-    writeFileSync(nlFileOf(r.repo), lines.join('\n') + '\n');
+    mkdirSync(set.dir, { recursive: true });
+    writeFileSync(nlFileOf(r.repo, set), lines.join('\n') + '\n');
     process.stderr.write(`${r.repo}: ${picked.length} queries of ${all.length} candidates (${distinct.length} distinct) at ${commit.slice(0, 10)}\n`);
     return { ...r, commit, queries: picked.length, blanked };
   } finally {
@@ -148,21 +151,22 @@ async function main(): Promise<void> {
   const mirrors = arg('--mirrors') ?? '/work/.mirror';
   const only = arg('--only')?.split(',');
   const perRepo = Number(arg('--per-repo') ?? 25);
+  const set = arg('--set') === 'large' ? LARGE_DOC_SET : NL_SET;
   const previous = new Map<string, NlManifestEntry>();
   try {
-    for (const e of (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { repos: NlManifestEntry[] }).repos) previous.set(e.repo, e);
+    for (const e of (JSON.parse(readFileSync(manifestOf(set), 'utf8')) as { repos: NlManifestEntry[] }).repos) previous.set(e.repo, e);
   } catch {
     // first run
   }
-  for (const r of NL_REPOS) {
+  for (const r of set.repos) {
     if (only && !only.includes(r.repo)) continue;
-    const entry = await mine(mirrors, r, perRepo);
+    const entry = await mine(mirrors, r, perRepo, set);
     previous.set(r.repo, entry);
-    ensureNlTree(mirrors, entry);
+    ensureNlTree(mirrors, entry, set);
   }
-  const repos = NL_REPOS.map((r) => previous.get(r.repo)).filter((e) => e !== undefined);
+  const repos = set.repos.map((r) => previous.get(r.repo)).filter((e) => e !== undefined);
   const total = repos.reduce((a, e) => a + e.queries, 0);
-  writeFileSync(MANIFEST, `${JSON.stringify({ total, languages: [...new Set(repos.map((e) => e.language))], repos }, null, 1)}\n`);
+  writeFileSync(manifestOf(set), `${JSON.stringify({ total, languages: [...new Set(repos.map((e) => e.language))], repos }, null, 1)}\n`);
   process.stderr.write(`${total} queries in ${repos.length} repositories\n`);
 }
 

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseQueriesFile, type EvalQuery } from '../src/eval/queries-file.js';
-import { BENCH_REPOS, type BenchRepo } from './bench-repos.js';
+import { BENCH_REPOS, LARGE_CACHE, LARGE_DIR, LARGE_REPOS, type BenchRepo } from './bench-repos.js';
 import { blankComments, type DocComment } from './doc-comments.js';
 
 export type NlRepo = BenchRepo;
@@ -21,10 +21,24 @@ export const NL_REPOS: readonly NlRepo[] = BENCH_REPOS;
 
 export const NL_DIR = join(import.meta.dirname, 'nlslice');
 export const NL_CACHE = join(import.meta.dirname, '.nlslice-cache');
-export const nlFileOf = (repo: string): string => join(NL_DIR, `${repo.replace('/', '__')}.jsonl`);
-export const nlCacheOf = (repo: string): string => join(NL_CACHE, repo.replace('/', '__'));
+
+/** A set of doc-comment queries: its repositories, where its query files and manifest are, where its trees and indexes go. */
+export interface NlSet {
+  readonly name: string;
+  readonly repos: readonly NlRepo[];
+  readonly dir: string;
+  readonly cache: string;
+}
+
+/** The development benchmark's doc-comment kind. */
+export const NL_SET: NlSet = { name: 'nl', repos: NL_REPOS, dir: NL_DIR, cache: NL_CACHE };
+/** The large-repository group's doc-comment kind (bench/bench-repos.ts LARGE_REPOS). */
+export const LARGE_DOC_SET: NlSet = { name: 'large', repos: LARGE_REPOS.filter((r) => r.kind === 'doc'), dir: join(LARGE_DIR, 'doc'), cache: join(LARGE_CACHE, 'doc') };
+
+export const nlFileOf = (repo: string, set: NlSet = NL_SET): string => join(set.dir, `${repo.replace('/', '__')}.jsonl`);
+export const nlCacheOf = (repo: string, set: NlSet = NL_SET): string => join(set.cache, repo.replace('/', '__'));
 /** The scratch copy that is indexed: the repository at the mined commit, target doc comments blanked. */
-export const nlTreeOf = (repo: string): string => join(nlCacheOf(repo), 'tree');
+export const nlTreeOf = (repo: string, set: NlSet = NL_SET): string => join(nlCacheOf(repo, set), 'tree');
 
 /** What bench/nlslice/manifest.json records per repository. */
 export interface NlManifestEntry extends NlRepo {
@@ -35,13 +49,15 @@ export interface NlManifestEntry extends NlRepo {
 }
 
 export const MANIFEST = join(NL_DIR, 'manifest.json');
+export const manifestOf = (set: NlSet): string => join(set.dir, 'manifest.json');
 
-export function readManifest(): NlManifestEntry[] {
-  return existsSync(MANIFEST) ? (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { repos: NlManifestEntry[] }).repos : [];
+export function readManifest(set: NlSet = NL_SET): NlManifestEntry[] {
+  const file = manifestOf(set);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { repos: NlManifestEntry[] }).repos : [];
 }
 
-export function readNlQueries(repo: string): EvalQuery[] {
-  return parseQueriesFile(readFileSync(nlFileOf(repo), 'utf8'), nlFileOf(repo));
+export function readNlQueries(repo: string, set: NlSet = NL_SET): EvalQuery[] {
+  return parseQueriesFile(readFileSync(nlFileOf(repo, set), 'utf8'), nlFileOf(repo, set));
 }
 
 const MAX_FILE = 1 << 20;
@@ -98,12 +114,12 @@ export function blankTree(root: string, blanked: Record<string, Array<[number, n
  * The indexed copy of a mined repository, rebuilt from its mirror when absent: the tree at the
  * manifest's commit with the target doc comments blanked. Returns its root.
  */
-export function ensureNlTree(mirrors: string, entry: NlManifestEntry): string {
-  const root = nlTreeOf(entry.repo);
-  const stamp = join(nlCacheOf(entry.repo), 'tree.commit');
+export function ensureNlTree(mirrors: string, entry: NlManifestEntry, set: NlSet = NL_SET): string {
+  const root = nlTreeOf(entry.repo, set);
+  const stamp = join(nlCacheOf(entry.repo, set), 'tree.commit');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === entry.commit) return root;
   // a new tree makes every index of the old one stale
-  rmSync(nlCacheOf(entry.repo), { recursive: true, force: true });
+  rmSync(nlCacheOf(entry.repo, set), { recursive: true, force: true });
   exportTree(join(mirrors, entry.repo.replace('/', '+'), 'repo'), entry.commit, root);
   blankTree(root, entry.blanked);
   writeFileSync(stamp, entry.commit);

@@ -7,7 +7,8 @@
  * The db is `--db`, else `$SCRY_BENCH_DB`, else the one recorded in
  * bench/results/index-throughput.json. In-process: ~50 queries (bench/queries.ts), warmed up,
  * then `rounds` timed passes of `engine.search(q, { limit: 10 })` → p50/p95/max overall and per
- * kind; the first search of each query is reported apart (`firstSeen`: per-process caches cold). CLI: `node bin/scry.js search Q --db DB -k 10`, `cli-runs` warm runs per query, against
+ * kind, in wall time and in process CPU time (steadier when other processes share the cores); the
+ * first search of each query is reported apart (`firstSeen`: per-process caches cold). CLI: `node bin/scry.js search Q --db DB -k 10`, `cli-runs` warm runs per query, against
  * `node -e 0` and a bare import of dist/cli/main.js measured in the same run. `--compare-learned`:
  * the in-process part again with `search.ranking.learned` (the learned ranker), in alternating
  * halves with the shipped configuration, reported as learned/shipped ratios of p50 and p95;
@@ -50,6 +51,8 @@ interface InProcess {
   readonly firstSeen: Summary;
   readonly all: Summary;
   readonly byKind: Record<string, Summary>;
+  /** Process CPU time (user + system) of each timed search: what a search costs when other processes share the cores, where wall time also counts waiting for one. */
+  readonly cpu: { readonly all: Summary; readonly byKind: Record<string, Summary> };
   readonly perQuery: QueryStat[];
 }
 
@@ -58,18 +61,24 @@ async function inProcess(engine: Engine, queries: readonly BenchQuery[], rounds:
   for (const q of queries) first.push((await timeAsync(() => engine.search(q.text, { limit: 10 }))).ms);
   for (let r = 1; r < WARMUP_ROUNDS; r++) for (const q of queries) await engine.search(q.text, { limit: 10 });
   const samples = queries.map(() => [] as number[]);
+  const cpuSamples = queries.map(() => [] as number[]);
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < queries.length; i++) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       await engine.search(queries[i]!.text, { limit: 10 });
       samples[i]!.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpuSamples[i]!.push((c.user + c.system) / 1000);
     }
   }
   const byKind: Record<string, number[]> = {};
+  const cpuByKind: Record<string, number[]> = {};
   const perQuery: QueryStat[] = [];
   for (let i = 0; i < queries.length; i++) {
     const q = queries[i]!;
     (byKind[q.kind] ??= []).push(...samples[i]!);
+    (cpuByKind[q.kind] ??= []).push(...cpuSamples[i]!);
     const response = await engine.search(q.text, { limit: 10 });
     perQuery.push({
       kind: q.kind,
@@ -86,6 +95,7 @@ async function inProcess(engine: Engine, queries: readonly BenchQuery[], rounds:
     firstSeen: summarize(first),
     all: summarize(samples.flat()),
     byKind: Object.fromEntries(Object.entries(byKind).map(([k, s]) => [k, summarize(s)])),
+    cpu: { all: summarize(cpuSamples.flat()), byKind: Object.fromEntries(Object.entries(cpuByKind).map(([k, s]) => [k, summarize(s)])) },
     perQuery,
   };
 }
@@ -179,7 +189,11 @@ async function main(): Promise<void> {
   engine.close();
   console.log(`in-process ${local.all.n} searches of ${queries.length} queries: p50 ${fmtMs(local.all.p50)} (target < ${TARGETS.inProcessP50Ms}), p95 ${fmtMs(local.all.p95)} (target < ${TARGETS.inProcessP95Ms}), max ${fmtMs(local.all.max)}`);
   console.log(`  first search of each query (cold per-process caches): p50 ${fmtMs(local.firstSeen.p50)}, p95 ${fmtMs(local.firstSeen.p95)}, max ${fmtMs(local.firstSeen.max)}`);
-  for (const [kind, s] of Object.entries(local.byKind)) console.log(`  ${kind.padEnd(11)} p50 ${fmtMs(s.p50).padStart(9)}  p95 ${fmtMs(s.p95).padStart(9)}  max ${fmtMs(s.max).padStart(9)}`);
+  console.log(`  cpu time per search: p50 ${fmtMs(local.cpu.all.p50)}, p95 ${fmtMs(local.cpu.all.p95)} (wall minus waiting for a core; compare these on a loaded machine)`);
+  for (const [kind, s] of Object.entries(local.byKind)) {
+    const c = local.cpu.byKind[kind]!;
+    console.log(`  ${kind.padEnd(11)} p50 ${fmtMs(s.p50).padStart(9)}  p95 ${fmtMs(s.p95).padStart(9)}  max ${fmtMs(s.max).padStart(9)}   cpu p50 ${fmtMs(c.p50).padStart(9)}  p95 ${fmtMs(c.p95).padStart(9)}`);
+  }
   const slowest = [...local.perQuery].sort((a, b) => b.medianMs - a.medianMs).slice(0, 8);
   console.log('slowest (median):');
   for (const q of slowest) console.log(`  ${fmtMs(q.medianMs).padStart(9)}  ${q.kind.padEnd(10)} terms=${q.terms} results=${q.results}  ${JSON.stringify(q.query)}`);

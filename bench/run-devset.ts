@@ -6,7 +6,7 @@
  * in the same run. Reported per half and per kind (bench/devset-report.ts), with paired bootstrap
  * intervals against a reference configuration (`--ref`, default `default`).
  *
- *   npx tsx bench/run-devset.ts [--sets devset,nl] [--kinds commit,issue,doc] [--mirrors DIR] [--only owner/name,...]
+ *   npx tsx bench/run-devset.ts [--sets devset,nl,large] [--kinds commit,issue,doc] [--mirrors DIR] [--only owner/name,...]
  *                               [--variants a,b] [--ref NAME] [--no-baseline] [--split tune|held-out|all] [--misses] [--by-query-kind]
  *   npx tsx bench/run-devset.ts --split held-out --variants default --check    # the regression guard (bench/devset-guard.ts)
  *   npx tsx bench/run-devset.ts --split held-out --variants default --record   # re-record it (when a change is kept on purpose)
@@ -16,6 +16,13 @@
  * in the tree at its parent commit: the index of each commit is cached under bench/.devset-cache/
  * (built on first use from a git worktree of the mirror, see CommitTrees), the doc-comment trees
  * under bench/.nlslice-cache/, so later runs only search.
+ * `--sets large` runs the large-repository group (LARGE_REPOS in bench/bench-repos.ts: doc-comment
+ * queries on big TS/JS repositories, issue-like texts on big Python ones; bench/largeset/, indexes
+ * under bench/.largeset-cache/), reported in tables of its own, never mixed into the per-kind
+ * numbers above; not part of the default `--sets` (its first run indexes ~40 commits of each big
+ * repository). `--check`/`--record` guard each set run: the development benchmark proper
+ * (`devset`, `nl`) against bench/devset/held-out-default.json, `large` against
+ * bench/largeset/held-out-default.json.
  * Writes bench/results/devset.json.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -29,12 +36,12 @@ import type { Engine } from '../src/index.js';
 import type { EvalQuery } from '../src/eval/queries-file.js';
 import { splitOfRepo, type Split } from './bench-repos.js';
 import { BASELINE, baselineAtCommit, baselineFromTree, type WindowBm25 } from './bm25-windows.js';
-import { GUARD_FILE, guardRecord, guardRegressions, readGuard, writeGuard } from './devset-guard.js';
+import { GUARD_FILE, guardRecord, guardRegressions, LARGE_GUARD_FILE, readGuard, writeGuard } from './devset-guard.js';
 import { formatQueryKindReport, formatReport, KINDS, type DevRow, type QueryKind } from './devset-report.js';
+import { cacheOf, DEV_SET, fileOf, kindOf, LARGE_ISSUE_SET, mirrorOf, namesGoldFile, type DevSet } from './mine-devset.js';
+import { ensureNlTree, LARGE_DOC_SET, NL_SET, nlCacheOf, readManifest, readNlQueries, type NlSet } from './nl-slice.js';
 import { classifyQuery } from '../src/search/query-kind.js';
 import { isLongQuery } from '../src/search/query-parse.js';
-import { cacheOf, DEV_REPOS, fileOf, kindOf, mirrorOf, namesGoldFile } from './mine-devset.js';
-import { ensureNlTree, nlCacheOf, readManifest, readNlQueries } from './nl-slice.js';
 import { writeResult } from './results.js';
 
 /** Ranking configurations compared; `default` is the shipped configuration. */
@@ -145,6 +152,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
   default: {},
   /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */
   'default-kinds': ranking({ byKind: {} }),
+  /** The shipped configuration without the model: BM25 ranking only, the vectors unused (`search.mode: 'lexical'`). */
+  lexical: { search: { mode: 'lexical' } } as ConfigInput,
   /** The shipped configuration before issue 18's re-measurement (no per-file decay). */
   'default-decay': ranking({ fileDecay: 1 }),
 };
@@ -156,7 +165,6 @@ function arg(name: string): string | undefined {
 }
 
 type Runs = Map<string, DevRow[]>;
-type Meta = Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold' | 'queryKind'>;
 
 interface RunOptions {
   readonly mirrors: string;
@@ -169,6 +177,11 @@ interface RunOptions {
 }
 
 const wanted = (o: RunOptions, repo: string): boolean => (!o.only || o.only.includes(repo)) && (o.split === 'all' || splitOfRepo(repo) === o.split);
+
+type Meta = Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold' | 'group' | 'queryKind'>;
+
+/** The group of a set's rows: undefined for the development benchmark proper. */
+const groupOf = (set: { readonly name: string }): string | undefined => (set.name === 'large' ? 'large' : undefined);
 
 /** evalOne, plus how many distinct files the first 10 chunks show, and the files of a 20-chunk list (`cfile@k`). */
 async function evalRow(engine: Engine, q: EvalQuery, meta: Meta): Promise<DevRow> {
@@ -217,9 +230,9 @@ export function chunkKey(name: string): string {
 type Trees = (key: string) => { root: string; dbPath: string };
 
 /** Every configuration over `group` in one tree; the order rotates by `turn`, so no variant always pays for a cold page cache. */
-async function runGroup(o: RunOptions, treeOf: Trees, group: readonly EvalQuery[], kindOfQuery: (q: EvalQuery) => QueryKind, repo: string, turn: number, makeBaseline: (e: Engine) => Promise<WindowBm25>, byVariant: Runs): Promise<void> {
+async function runGroup(o: RunOptions, treeOf: Trees, group: readonly EvalQuery[], kindOfQuery: (q: EvalQuery) => QueryKind, repo: string, turn: number, makeBaseline: (e: Engine) => Promise<WindowBm25>, byVariant: Runs, rowGroup?: string): Promise<void> {
   const split = splitOfRepo(repo);
-  const meta = (q: EvalQuery): Meta => ({ repo, split, kind: kindOfQuery(q), namesGold: namesGoldFile(q.query, q.expected), queryKind: classifyQuery(q.query, { long: isLongQuery(q.query) }) });
+  const meta = (q: EvalQuery): Meta => ({ repo, split, kind: kindOfQuery(q), namesGold: namesGoldFile(q.query, q.expected), queryKind: classifyQuery(q.query, { long: isLongQuery(q.query) }), ...(rowGroup ? { group: rowGroup } : {}) });
   const names = [...o.names.slice(turn % o.names.length), ...o.names.slice(0, turn % o.names.length)];
   for (const name of names) {
     const tree = treeOf(chunkKey(name));
@@ -256,10 +269,12 @@ async function warmCache(mirror: string, cache: string, config: ConfigInput | un
   }
 }
 
-async function runDevset(o: RunOptions, byVariant: Runs): Promise<void> {
-  for (const r of DEV_REPOS) {
-    if (!wanted(o, r.repo) || !existsSync(fileOf(r.repo))) continue;
-    const queries = parseQueriesFile(readFileSync(fileOf(r.repo), 'utf8'), fileOf(r.repo)).filter((q) => o.kinds.includes(kindOf(q.query)));
+async function runDevset(o: RunOptions, byVariant: Runs, set: DevSet = DEV_SET): Promise<void> {
+  const cacheOfSet = (repo: string): string => cacheOf(repo, set);
+  for (const r of set.repos) {
+    const file = fileOf(r.repo, set);
+    if (!wanted(o, r.repo) || !existsSync(file)) continue;
+    const queries = parseQueriesFile(readFileSync(file, 'utf8'), file).filter((q) => o.kinds.includes(kindOf(q.query)));
     if (queries.length === 0) continue;
     const mirror = mirrorOf(o.mirrors, r.repo);
     // one set of commit trees (and index cache) per chunking
@@ -267,8 +282,8 @@ async function runDevset(o: RunOptions, byVariant: Runs): Promise<void> {
     const commits = [...groupByCommit(queries).keys()];
     // CommitTrees of one mirror share its temporary worktree's name space: build each chunking's
     // cached indexes alone first, then search them side by side from the cache
-    if (keys.length > 1) for (const k of keys) await warmCache(mirror, k ? `${cacheOf(r.repo)}-${k}` : cacheOf(r.repo), chunkConfigOf(k, o.names), commits);
-    const trees = new Map(keys.map((k) => [k, new CommitTrees(mirror, k ? `${cacheOf(r.repo)}-${k}` : cacheOf(r.repo), chunkConfigOf(k, o.names))]));
+    if (keys.length > 1) for (const k of keys) await warmCache(mirror, k ? `${cacheOfSet(r.repo)}-${k}` : cacheOfSet(r.repo), chunkConfigOf(k, o.names), commits);
+    const trees = new Map(keys.map((k) => [k, new CommitTrees(mirror, k ? `${cacheOfSet(r.repo)}-${k}` : cacheOfSet(r.repo), chunkConfigOf(k, o.names))]));
     try {
       for (const [i, [commit, group]] of [...groupByCommit(queries)].entries()) {
         const at = new Map<string, { root: string; dbPath: string }>();
@@ -276,32 +291,32 @@ async function runDevset(o: RunOptions, byVariant: Runs): Promise<void> {
           const e = await t.at(commit);
           at.set(k, { root: e.root, dbPath: e.dbPath });
         }
-        await runGroup(o, (k) => at.get(k)!, group, (q) => kindOf(q.query), r.repo, i, (e) => baselineAtCommit(e, mirror, commit), byVariant);
+        await runGroup(o, (k) => at.get(k)!, group, (q) => kindOf(q.query), r.repo, i, (e) => baselineAtCommit(e, mirror, commit), byVariant, groupOf(set));
       }
     } finally {
       for (const t of trees.values()) await t.close();
     }
-    process.stderr.write(`${r.repo}: ${queries.length} queries\n`);
+    process.stderr.write(`${set === DEV_SET ? '' : `${set.name} `}${r.repo}: ${queries.length} queries\n`);
   }
 }
 
 /** The doc-comment queries: each repository's blanked tree indexed once (bench/.nlslice-cache/), then searched by every variant. */
-async function runNl(o: RunOptions, byVariant: Runs): Promise<void> {
+async function runNl(o: RunOptions, byVariant: Runs, set: NlSet = NL_SET): Promise<void> {
   if (!o.kinds.includes('doc')) return;
-  for (const entry of readManifest()) {
+  for (const entry of readManifest(set)) {
     if (!wanted(o, entry.repo)) continue;
-    const root = ensureNlTree(o.mirrors, entry);
+    const root = ensureNlTree(o.mirrors, entry, set);
     const dbs = new Map<string, string>();
     for (const k of new Set(o.names.map(chunkKey))) {
-      const db = join(nlCacheOf(entry.repo), k ? `lexical-${k}.db` : 'lexical.db');
+      const db = join(nlCacheOf(entry.repo, set), k ? `lexical-${k}.db` : 'lexical.db');
       const indexer = await createEngine({ root, db, env: {}, config: chunkConfigOf(k, o.names) });
       await indexer.index();
       indexer.close();
       dbs.set(k, db);
     }
-    const queries = readNlQueries(entry.repo);
-    await runGroup(o, (k) => ({ root, dbPath: dbs.get(k)! }), queries, () => 'doc', entry.repo, 0, (e) => baselineFromTree(e, root), byVariant);
-    process.stderr.write(`doc ${entry.repo}: ${queries.length} queries\n`);
+    const queries = readNlQueries(entry.repo, set);
+    await runGroup(o, (k) => ({ root, dbPath: dbs.get(k)! }), queries, () => 'doc', entry.repo, 0, (e) => baselineFromTree(e, root), byVariant, groupOf(set));
+    process.stderr.write(`${set === NL_SET ? '' : `${set.name} `}doc ${entry.repo}: ${queries.length} queries\n`);
   }
 }
 
@@ -316,6 +331,10 @@ async function main(): Promise<void> {
   const byVariant: Runs = new Map(all.map((n) => [n, []]));
   if (sets.includes('devset')) await runDevset(o, byVariant);
   if (sets.includes('nl')) await runNl(o, byVariant);
+  if (sets.includes('large')) {
+    await runNl(o, byVariant, LARGE_DOC_SET);
+    await runDevset(o, byVariant, LARGE_ISSUE_SET);
+  }
   const splits: Split[] = o.split === 'all' ? ['tune', 'held-out'] : [o.split as Split];
   const ref = arg('--ref') ?? (names.includes('default') ? 'default' : names[0]);
   process.stdout.write(`${formatReport(byVariant, splits, ref)}\n`);
@@ -325,23 +344,32 @@ async function main(): Promise<void> {
     for (const q of last.filter((x) => !x.accAt[5] && (o.split !== 'all' || x.split === 'tune'))) process.stdout.write(`MISS ${q.kind} ${q.repo} ${q.id}\n`);
   }
   writeResult('devset', { sets, kinds, variants: all, ref, rows: Object.fromEntries(byVariant) });
-  guard(byVariant.get('default'));
+  guard(byVariant.get('default'), sets);
 }
 
-/** `--record`: the default's held-out numbers become the guard; `--check`: fail when they regressed. */
-function guard(rows: readonly DevRow[] | undefined): void {
+/**
+ * `--record`: the default's held-out numbers become the guard; `--check`: fail when they regressed.
+ * One record per group run (the development benchmark proper, the large group), each in its file.
+ */
+function guard(rows: readonly DevRow[] | undefined, sets: readonly string[]): void {
   const record = process.argv.includes('--record');
   if (!record && !process.argv.includes('--check')) return;
   if (!rows) throw new Error('--record and --check need the default variant (--variants default)');
-  const now = guardRecord(rows);
-  if (record) {
-    writeGuard(now);
-    process.stderr.write(`recorded ${GUARD_FILE}\n`);
-    return;
+  const groups: Array<[string | undefined, string]> = [];
+  if (sets.includes('devset') || sets.includes('nl')) groups.push([undefined, GUARD_FILE]);
+  if (sets.includes('large')) groups.push(['large', LARGE_GUARD_FILE]);
+  for (const [group, file] of groups) {
+    const now = guardRecord(rows, group);
+    if (record) {
+      writeGuard(now, file);
+      process.stderr.write(`recorded ${file}\n`);
+      continue;
+    }
+    const regressions = guardRegressions(readGuard(file), now);
+    const name = group ? `guard (${group})` : 'guard';
+    process.stdout.write(regressions.length === 0 ? `${name}: no held-out regression\n` : `${name}: REGRESSED\n${regressions.map((r) => `  ${r}`).join('\n')}\n`);
+    if (regressions.length > 0) process.exitCode = 1;
   }
-  const regressions = guardRegressions(readGuard(), now);
-  process.stdout.write(regressions.length === 0 ? 'guard: no held-out regression\n' : `guard: REGRESSED\n${regressions.map((r) => `  ${r}`).join('\n')}\n`);
-  if (regressions.length > 0) process.exitCode = 1;
 }
 
 await main();

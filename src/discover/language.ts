@@ -9,7 +9,7 @@ const code = (language: string): LanguageInfo => ({ language, contentType: 'code
 const docs = (language: string): LanguageInfo => ({ language, contentType: 'docs' });
 const config = (language: string): LanguageInfo => ({ language, contentType: 'config' });
 
-const BY_EXTENSION: Record<string, LanguageInfo> = {
+const EXTENSIONS: Record<string, LanguageInfo> = {
   ts: code('typescript'), mts: code('typescript'), cts: code('typescript'), tsx: code('tsx'),
   js: code('javascript'), mjs: code('javascript'), cjs: code('javascript'), jsx: code('javascript'),
   py: code('python'), pyi: code('python'), go: code('go'), rs: code('rust'), java: code('java'),
@@ -33,7 +33,7 @@ const BY_EXTENSION: Record<string, LanguageInfo> = {
   env: config('dotenv'),
 };
 
-const BY_FILENAME: Record<string, LanguageInfo> = {
+const FILENAMES: Record<string, LanguageInfo> = {
   makefile: code('make'), gnumakefile: code('make'), dockerfile: code('dockerfile'),
   containerfile: code('dockerfile'), rakefile: code('ruby'), gemfile: code('ruby'),
   vagrantfile: code('ruby'), jenkinsfile: code('groovy'), 'cmakelists.txt': code('cmake'),
@@ -43,6 +43,14 @@ const BY_FILENAME: Record<string, LanguageInfo> = {
   '.env.sample': config('dotenv'), '.env.template': config('dotenv'), license: docs('text'),
   readme: docs('text'), changelog: docs('text'), authors: docs('text'), copying: docs('text'),
 };
+
+/**
+ * The tables as Maps: a lookup with a string fresh from readdir hashes it once, where an object
+ * key would first be internalized (a third of the no-change rescan's language detection), and a
+ * name like `constructor` finds nothing instead of Object.prototype's.
+ */
+const BY_EXTENSION = new Map(Object.entries(EXTENSIONS));
+const BY_FILENAME = new Map(Object.entries(FILENAMES));
 
 const SHEBANG: ReadonlyArray<[RegExp, LanguageInfo]> = [
   [/\b(?:python[0-9.]*|pypy[0-9.]*)\b/, code('python')],
@@ -63,11 +71,11 @@ const TEXT: LanguageInfo = { language: 'text', contentType: 'text' };
  */
 export function detectLanguage(path: string, firstLine?: string): LanguageInfo {
   const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
-  const byName = BY_FILENAME[base];
+  const byName = BY_FILENAME.get(base);
   if (byName) return byName;
   const dot = base.lastIndexOf('.');
   if (dot > 0) {
-    const byExt = BY_EXTENSION[base.slice(dot + 1)];
+    const byExt = BY_EXTENSION.get(base.slice(dot + 1));
     if (byExt) return byExt;
   }
   if (base.startsWith('dockerfile')) return code('dockerfile');
@@ -91,6 +99,6 @@ export function isExtracted(language: string, html: 'source' | 'text' = 'source'
 /** Languages a user can filter by (`--lang`), for validation and help text. */
 export function knownLanguages(): string[] {
   const all = new Set<string>(['text']);
-  for (const info of [...Object.values(BY_EXTENSION), ...Object.values(BY_FILENAME)]) all.add(info.language);
+  for (const info of [...BY_EXTENSION.values(), ...BY_FILENAME.values()]) all.add(info.language);
   return [...all].sort();
 }

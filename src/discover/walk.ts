@@ -154,9 +154,11 @@ function walkDir(options: WalkOptions, filters: Filters, dirAbs: string, dirRel:
   // the root's own ignore files were read by IgnoreRules.forRoot
   const present = { gitignore: entries.some((e) => e.name === '.gitignore'), scryignore: entries.some((e) => e.name === '.scryignore') };
   const rules = dirRel === '' ? parentRules : parentRules.enter(dirAbs, dirRel, present);
+  // dirAbs is normalized and a name holds no separator: plain concatenation, not path.join's normalizing
+  const prefix = dirAbs.endsWith(sep) ? dirAbs : dirAbs + sep;
   for (const entry of entries) {
     const rel = dirRel === '' ? toPosix(entry.name) : `${dirRel}/${toPosix(entry.name)}`;
-    const abs = join(dirAbs, entry.name);
+    const abs = prefix + entry.name;
     const decision = classify(options, filters, rules, abs, rel, entry.isDirectory());
     if (decision.kind === 'dir') walkDir(options, filters, abs, rel, rules, sink);
     else if (decision.kind === 'file') sink.file(decision.candidate);

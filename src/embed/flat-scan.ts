@@ -215,20 +215,9 @@ export class FlatVectorIndex {
    */
   search(query: Float32Array, k: number, filter?: (id: number) => boolean): VectorHit[] {
     if (!Number.isInteger(k) || k < 0) throw invalid('k', `${k}; expected a non-negative integer`);
-    if (query.length !== this.dimensions) {
-      throw invalid('query', `${query.length} dimensions; this index holds ${this.dimensions}`);
-    }
-    assertFinite(query);
+    this.checkQuery(query);
     if (k === 0 || this.count === 0) return [];
-    this.refreshViews();
-    let qScale = 0;
-    if (this.storage === 'int8') {
-      qScale = quantizeInto(query, this.i8.subarray(0, this.dp));
-      this.i8.fill(0, this.dimensions, this.dp);
-    } else {
-      this.f32.set(query, 0);
-      this.f32.fill(0, this.dimensions, this.dp);
-    }
+    const qScale = this.loadQuery(query);
     const top = new TopK(Math.min(k, this.count));
     const scores = new Float32Array(this.buffer, this.scoresOffset, this.chunkRows);
     for (let c = 0; c * this.chunkRows < this.count; c++) {
@@ -239,6 +228,49 @@ export class FlatVectorIndex {
       top.offerAll(scores, n, this.chunkIds[c]!, filter);
     }
     return top.sorted();
+  }
+
+  /**
+   * The scores of the rows of `ids`, in the order given (ids without a row are left out): the
+   * scores `search` gives them, bit for bit (the same kernel, one row at a time), without scanning
+   * the other rows. For scoring a few known candidates, e.g. the lexical ones a blend reorders.
+   * Throws as `search` does on a wrong query.
+   */
+  scoreIds(query: Float32Array, ids: Iterable<number>): VectorHit[] {
+    this.checkQuery(query);
+    if (this.count === 0) return [];
+    const qScale = this.loadQuery(query);
+    const score = new Float32Array(this.buffer, this.scoresOffset, 1);
+    const out: VectorHit[] = [];
+    for (const id of ids) {
+      const slot = this.slotOf.get(id);
+      if (slot === undefined) continue;
+      const row = this.rowOffset(slot);
+      if (this.storage === 'int8') this.kernel.scoreI8(0, row, this.scaleIndex(slot) * 4, 1, this.dp, qScale, this.scoresOffset);
+      else this.kernel.dotF32(0, row, 1, this.dp, this.scoresOffset);
+      out.push({ id, score: score[0]! });
+    }
+    return out;
+  }
+
+  private checkQuery(query: Float32Array): void {
+    if (query.length !== this.dimensions) {
+      throw invalid('query', `${query.length} dimensions; this index holds ${this.dimensions}`);
+    }
+    assertFinite(query);
+  }
+
+  /** Writes `query`, zero-padded (quantized for int8), to the query area; returns its int8 scale (0 for float32). */
+  private loadQuery(query: Float32Array): number {
+    this.refreshViews();
+    if (this.storage === 'float32') {
+      this.f32.set(query, 0);
+      this.f32.fill(0, this.dimensions, this.dp);
+      return 0;
+    }
+    const qScale = quantizeInto(query, this.i8.subarray(0, this.dp));
+    this.i8.fill(0, this.dimensions, this.dp);
+    return qScale;
   }
 
   private idAt(slot: number): number {

@@ -10,7 +10,7 @@ import { EngineError, isEngineError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { createEmbeddingProvider } from '../embed/create-provider.js';
 import { fingerprintKey, type EmbeddingProvider, type ModelFingerprint } from '../embed/provider.js';
-import { readEmbedState, runEmbedPass, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
+import { readEmbedState, runEmbedPass, vectorCoverage, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
 import type { SearchMode } from '../search/search-result.js';
 import { hybridSearch, vectorTexts } from '../search/hybrid-search.js';
 import type { ExpansionTable } from '../search/expansion.js';
@@ -238,7 +238,7 @@ export class SemanticLayer {
     const model = e.provider === 'ollama' ? e.ollama.model : e.provider === 'openai' ? (e.openai?.model ?? null) : e.provider === 'onnx' ? (e.onnx?.model ?? e.onnx?.modelDir ?? null) : e.provider === 'use-lite' ? 'universal-sentence-encoder-lite' : e.provider === 'builtin' ? 'scry-code-nbow' : null;
     const saved: { model: ModelFingerprint | undefined; state: EmbedState | undefined } = store ? readEmbedState(store) : { model: undefined, state: undefined };
     const chunks = store ? store.read(() => store.chunks.count()) : 0;
-    const covered = store && saved.model ? store.read(() => store.embeddings.coveredChunks(fingerprintKey(saved.model!))) : 0;
+    const covered = store && saved.model ? vectorCoverage(store, fingerprintKey(saved.model)) : 0;
     const reason = !this.configured ? SEMANTIC_UNAVAILABLE : covered === 0 ? 'lexical only: no vectors yet (run `scry embed`)' : `hybrid: ${covered} of ${chunks} chunks have vectors`;
     return { provider: e.provider, model, vectorsModel: saved.model ?? null, covered, chunks, pending: Math.max(0, chunks - covered), lastError: saved.state?.error ?? null, reason };
   }

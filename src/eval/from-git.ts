@@ -14,6 +14,8 @@ export interface GitEvalOptions {
   readonly commits?: number | undefined;
   /** Only commits after this date (`git log --since`). */
   readonly since?: string | undefined;
+  /** Commits of history read to find them (`git log -n`); default max(200, 20 × commits). */
+  readonly scan?: number | undefined;
   /**
    * Search the current index instead of the tree at each commit's parent, with gold files that
    * still exist: much faster, but an approximation (the answer may have moved since).
@@ -162,7 +164,7 @@ async function forEachMined(engine: Engine, options: GitEvalOptions, visit: (q: 
   const wanted = options.commits ?? 50;
   if (!Number.isInteger(wanted) || wanted < 1 || wanted > 1000) throw new EngineError('INVALID_ARGUMENT', { name: '--commits', reason: 'must be an integer from 1 to 1000' });
   await requireGit(engine.root);
-  const candidates = await mineCommits(engine.root, { commits: wanted, since: options.since });
+  const candidates = await mineCommits(engine.root, { commits: wanted, since: options.since, scan: options.scan });
   let done = 0;
   const trees = options.fast ? undefined : new CommitTrees(engine.root, options.cacheDir);
   try {

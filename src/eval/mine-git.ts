@@ -16,6 +16,8 @@ export interface MineOptions {
   readonly commits: number;
   /** Only commits after this date (anything `git log --since` accepts). */
   readonly since?: string | undefined;
+  /** Commits of history read to find them; default max(200, 20 × commits). */
+  readonly scan?: number | undefined;
 }
 
 /** Subjects of commits that say nothing about what the code does. */
@@ -75,7 +77,7 @@ export function parseLog(out: string): CandidateCommit[] {
  */
 export async function mineCommits(root: string, options: MineOptions): Promise<CandidateCommit[]> {
   // look further back than asked: most commits are filtered out
-  const scan = Math.max(200, options.commits * 20);
+  const scan = options.scan ?? Math.max(200, options.commits * 20);
   const args = ['log', '--no-merges', `-n${scan}`, `--format=${RECORD}%H${FIELD}%P${FIELD}%s${FIELD}%b${FIELD}`, '--name-status', '--no-renames'];
   if (options.since) args.push(`--since=${options.since}`);
   const out = await git(args, root);

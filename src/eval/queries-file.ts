@@ -31,6 +31,8 @@ const lineSchema = z
     commit: z.string().regex(/^[0-9a-f]{7,64}$/, 'a commit id (hex)').optional(),
     /** Informational, written by --export: the commit the query was mined from. */
     sha: z.string().regex(/^[0-9a-f]{7,64}$/, 'a commit id (hex)').optional(),
+    /** Informational: where the query text comes from (the pull request or issue thread it was mined from). */
+    source: z.string().min(1).max(500).optional(),
   })
   .strict();
 

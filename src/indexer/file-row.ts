@@ -10,6 +10,7 @@ export type ContentFacts = Pick<FileRecord, 'hash' | 'size' | 'language' | 'cont
  * Writes the row of a file being (re)indexed and clears the chunk and structure rows of its
  * previous version, if it had one; returns the file id. The caller writes the new rows. A file
  * whose parse hit the wall-clock guard is recorded as due for a re-parse (rowFeatureVersion).
+ * The file is queued for the embedding pass in the same transaction (migration 009).
  */
 export function replaceFileRow(store: IndexStore, candidate: FileCandidate, facts: ContentFacts, old: StoredFile | undefined, now: number): number {
   const { hash, size, language, contentType, encoding, lineCount, parser, fallback, metadata } = facts;
@@ -32,5 +33,6 @@ export function replaceFileRow(store: IndexStore, candidate: FileCandidate, fact
     store.chunks.deleteForFile(fileId);
     store.structure.deleteForFile(fileId);
   }
+  store.embeddings.queue(fileId);
   return fileId;
 }

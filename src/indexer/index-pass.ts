@@ -123,13 +123,23 @@ function storedSide(ctx: IndexPassContext, found: Scan): StoredSide {
     return some;
   });
   const skips = store.read(() => store.skips.all());
-  const seen = new Set(found.candidates.map((c) => c.path));
+  // a Set of every path seen only when some stored file was not (or the paths were given, and
+  // might repeat): on a rescan, the walk's paths are distinct, and when every stored file was
+  // seen, a path was seen if it is stored or among the few candidates that are not
+  let matched = 0;
+  const unstored = new Set<string>();
+  for (const c of found.candidates) {
+    if (stored.has(c.path)) matched++;
+    else unstored.add(c.path);
+  }
+  const all = !scope && matched === stored.size ? undefined : new Set(found.candidates.map((c) => c.path));
+  const seen = (p: string): boolean => (all ? all.has(p) : stored.has(p) || unstored.has(p));
   const inScope = (p: string): boolean => !scope || scope.has(p) || under.some((u) => p.startsWith(u));
   return {
     stored,
     skips,
-    vanished: [...stored.values()].filter((s) => !seen.has(s.path)),
-    forgotten: [...skips.keys()].filter((p) => !seen.has(p) && inScope(p)),
+    vanished: all ? [...stored.values()].filter((s) => !all.has(s.path)) : [],
+    forgotten: [...skips.keys()].filter((p) => !seen(p) && inScope(p)),
   };
 }
 

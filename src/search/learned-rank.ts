@@ -142,6 +142,14 @@ const share = (stems: readonly string[], weights: readonly number[], text: strin
 
 const rankFeature = (rank: number | undefined): number => (rank === undefined ? 0 : 1 / Math.log2(1 + rank));
 
+/** The features read from the chunk's text (`RankerCandidate.text`); every other one comes from the candidate's row. */
+export const TEXT_FEATURES: readonly FeatureName[] = ['coverage', 'codeWords', 'coverageLong'];
+
+/** True when `w` weighs a text feature: a model that weighs none (the blend) scores the same without reading chunk texts. */
+export function weighsText(w: LinearWeights): boolean {
+  return TEXT_FEATURES.some((f) => w[f] !== 0);
+}
+
 /** The features of every candidate; normalisations are over this candidate set. */
 export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuery): FeatureVector[] {
   const stems = queryStems(q.words);

@@ -8,7 +8,7 @@
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters } from './filters.js';
-import { codeWordsOf, extractFeatures, scoreLinear, type Diversity, type LinearWeights, type RankerCandidate } from './learned-rank.js';
+import { codeWordsOf, extractFeatures, scoreLinear, weighsText, type Diversity, type LinearWeights, type RankerCandidate } from './learned-rank.js';
 import { lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
 import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
 import { classifyQuery } from './query-kind.js';
@@ -69,11 +69,13 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     return t;
   };
   const rows = [...pool.values()];
+  // texts feed only the text features: the blend weighs none, so it reads just its results' texts (explain shows every feature)
+  const readText = params.explain === true || weighsText(params.model.weights);
   const cands: RankerCandidate[] = rows.map((r) => {
     const rank = lexRank.get(r.chunkId);
     return {
       ...r,
-      text: textOf(r),
+      text: readText ? textOf(r) : '',
       lexical: rank !== undefined ? { score: r.score ?? 0, rank, bm25: scoreFromBm25(r.bm25) } : undefined,
       vector: vec.byId.get(r.chunkId),
     };
@@ -104,12 +106,16 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
   return { ...lexical, results, texts, chunkIds: picked.map((p) => p.chunkId), rows: picked, similarity };
 }
 
-/** The cosine of each lexical candidate the vector list did not rank (exact: the scan restricted to them), so the blend never reads a missing cosine as 0. */
+/**
+ * The cosine of each lexical candidate the vector list did not rank, so the blend never reads a
+ * missing cosine as 0: scored row by row (`scoreIds`, the scan's own scores for just these rows,
+ * not a second scan of the whole index).
+ */
 function addLexicalCosines(v: NonNullable<LearnedParams['vectors']>, rows: readonly Row[], byId: Map<number, { cosine: number; rank?: number | undefined }>): void {
-  const missing = new Set(rows.map((r) => r.chunkId).filter((id) => !byId.has(id) && v.snapshot.index.has(id)));
+  const missing = new Set(rows.map((r) => r.chunkId).filter((id) => !byId.has(id)));
   if (missing.size === 0) return;
   for (const q of v.queryVectors) {
-    for (const h of v.snapshot.index.search(q, missing.size, (id) => missing.has(id))) {
+    for (const h of v.snapshot.index.scoreIds(q, missing)) {
       const had = byId.get(h.id);
       if (!had || h.score > had.cosine) byId.set(h.id, { cosine: h.score });
     }

@@ -91,11 +91,15 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   // planning needs the cost of matching a group: a phrase walks the position lists of all its
   // words, so its cost is its most frequent word, not its rarest
   const cost = (g: (typeof selection.kept)[number]): number => g.alternatives.reduce((n, alt) => n + Math.max(...alt.map((w) => dfByWord.get(w) ?? 0)), 0);
-  const levels = selection.kept.length === 0 ? [] : planQuery(selection.kept.map((group) => ({ group, df: cost(group) })));
+  // and a group matches at most as many chunks as its alternatives' rarest words (a bound that lets the plan skip a level)
+  const matches = (g: (typeof selection.kept)[number]): number => g.alternatives.reduce((n, alt) => n + Math.min(...alt.map((w) => dfByWord.get(w) ?? Infinity)), 0);
+  const levels = selection.kept.length === 0 ? [] : planQuery(selection.kept.map((group) => ({ group, df: cost(group), matches: matches(group) })));
   let candidates: FtsCandidate[] = [];
   let plan: PlanLevel['mode'] = 'any';
   let expression = '';
-  for (const level of levels) {
+  for (const [i, level] of levels.entries()) {
+    // a level that cannot yield `fetch` candidates would be replaced by the next: not run
+    if (i < levels.length - 1 && level.most !== undefined && level.most < fetch) continue;
     candidates = store.read(() => store.search.search(level.expression, weights, fetch, filter));
     plan = level.mode;
     expression = level.expression;

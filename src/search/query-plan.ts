@@ -13,6 +13,8 @@ export interface PlannedGroup {
   readonly group: TermGroup;
   /** Cost of matching the group: rows FTS5 must visit (for a phrase, its most frequent word). */
   readonly df: number;
+  /** At most this many chunks match the group (a phrase no more than its rarest word); absent: unknown. */
+  readonly matches?: number | undefined;
 }
 
 /** One FTS5 expression to run, and what it asks of a match. */
@@ -20,11 +22,14 @@ export interface PlanLevel {
   readonly expression: string;
   /** `all`: every group; `any`: any group; `rare`: any of the rarest groups that fit the budget. */
   readonly mode: 'all' | 'any' | 'rare';
+  /** At most this many chunks match the expression (an `all` level: its rarest group's bound); absent: unknown. */
+  readonly most?: number;
 }
 
 /**
  * Plans a query as a short cascade (see docs/DESIGN.md "Query plan"); the caller runs the levels
- * in order and keeps the first that yields enough candidates.
+ * in order and keeps the first that yields enough candidates (a level whose `most` is below that
+ * need not run: the next one would replace its candidates).
  * - When the groups' document frequencies add up to no more than the budget: one OR expression,
  *   exactly BM25 over the OR.
  * - Otherwise: first chunks matching every group (an AND is cheap to evaluate and small to
@@ -39,7 +44,10 @@ export function planQuery(groups: readonly PlannedGroup[], budget = SCORE_BUDGET
   const required = groups.filter((g) => g.group.required);
   const optional = groups.filter((g) => !g.group.required);
   const levels: PlanLevel[] = [];
-  if (optional.length >= 2) levels.push({ expression: groups.map((g) => groupExpression(g.group)).join(' AND '), mode: 'all' });
+  if (optional.length >= 2) {
+    const most = Math.min(...groups.map((g) => g.matches ?? Infinity));
+    levels.push({ expression: groups.map((g) => groupExpression(g.group)).join(' AND '), mode: 'all', ...(Number.isFinite(most) ? { most } : {}) });
+  }
   const byRarity = [...optional].sort((a, b) => a.df - b.df);
   const rare: PlannedGroup[] = [];
   let used = required.reduce((n, g) => n + g.df, 0);

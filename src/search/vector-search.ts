@@ -6,7 +6,7 @@
  * changed. The scan is exact: every vector is scored.
  */
 import { FlatVectorIndex } from '../embed/flat-scan.js';
-import { readBlobHeader } from '../embed/quantize.js';
+import { decodeVectorBlob } from '../embed/quantize.js';
 import type { IndexStore } from '../store/index-store.js';
 
 export interface VectorSnapshot {
@@ -43,7 +43,8 @@ export class VectorIndexCache {
   }
 
   private update(store: IndexStore, model: string): void {
-    if (this.hashes.size === 0) this.bulkLoad(store, model);
+    // the bulk join read this snapshot's vectors whole: there is nothing to compare yet
+    if (this.hashes.size === 0) return this.bulkLoad(store, model);
     const current = new Map<number, string>();
     for (const row of store.embeddings.chunkIds()) current.set(row.id, row.hash);
     // removed chunks, and chunks whose id now holds another text
@@ -61,10 +62,11 @@ export class VectorIndexCache {
   }
 
   private add(id: number, hash: string, blob: Buffer): void {
-    const header = readBlobHeader(blob);
-    this.index ??= new FlatVectorIndex({ dimensions: header.dimensions, storage: header.kind });
-    if (header.dimensions !== this.index.dimensions) return;
-    this.index.add(id, blob);
+    // decoded once here (the index would decode the blob again)
+    const v = decodeVectorBlob(blob);
+    this.index ??= new FlatVectorIndex({ dimensions: v.values.length, storage: v.kind });
+    if (v.values.length !== this.index.dimensions) return;
+    this.index.add(id, v.kind === 'int8' ? v : v.values);
     this.hashes.set(id, hash);
   }
 

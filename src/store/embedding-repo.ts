@@ -4,6 +4,8 @@ import { asBuffer } from './driver.js';
 /** A chunk text that has no vector for a model yet: what the embedding pass reads and embeds. */
 export interface PendingChunk {
   readonly chunkId: number;
+  readonly fileId: number;
+  readonly ordinal: number;
   readonly chunkHash: string;
   readonly path: string;
   readonly fileHash: string;
@@ -13,10 +15,28 @@ export interface PendingChunk {
   readonly container: string | null;
 }
 
-/** Chunk embeddings keyed by (model fingerprint, chunk content hash); see migration 006. */
+/** Where a walk over the queued files' chunks resumes: after this chunk of this file. */
+export interface PendingCursor {
+  readonly fileId: number;
+  readonly ordinal: number;
+}
+
+/** Before the first chunk of the first queued file. */
+export const PENDING_START: PendingCursor = { fileId: 0, ordinal: -1 };
+
+/**
+ * Chunk embeddings keyed by (model fingerprint, chunk content hash), see migration 006, and the
+ * queue of files whose chunks the embedding pass has still to look at, see migration 009.
+ */
 export class EmbeddingRepo {
   private readonly pendingStmt;
   private readonly pendingCountStmt;
+  private readonly missingChunksStmt;
+  private readonly queueStmt;
+  private readonly queueAllStmt;
+  private readonly clearQueueStmt;
+  private readonly dequeueBeforeStmt;
+  private readonly queuedAnyStmt;
   private readonly putStmt;
   private readonly getStmt;
   private readonly orphansStmt;
@@ -26,13 +46,24 @@ export class EmbeddingRepo {
   private readonly coveredStmt;
 
   constructor(db: Db) {
-    const missing = `FROM chunks c JOIN files f ON f.id = c.file_id
+    // CROSS JOIN keeps the queue the outer loop (a few rows after an edit), each file's chunks read
+    // through chunks_file in ordinal order: no scan of every chunk, no sort
+    const missing = `FROM embed_queue q CROSS JOIN chunks c ON c.file_id = q.file_id
       WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.chunk_hash = c.hash)`;
-    this.pendingStmt = db.prepare<[string, number, number], PendingChunk>(
-      `SELECT c.id AS chunkId, c.hash AS chunkHash, f.path AS path, f.hash AS fileHash, c.start_byte AS startByte, c.end_byte AS endByte,
-        c.symbol AS symbol, c.container AS container ${missing} AND c.id > ? ORDER BY c.id LIMIT ?`,
+    this.pendingStmt = db.prepare<[number, number, number, string, number], PendingChunk>(
+      `SELECT c.id AS chunkId, c.file_id AS fileId, c.ordinal AS ordinal, c.hash AS chunkHash, f.path AS path, f.hash AS fileHash,
+         c.start_byte AS startByte, c.end_byte AS endByte, c.symbol AS symbol, c.container AS container
+       FROM embed_queue q CROSS JOIN chunks c ON c.file_id = q.file_id JOIN files f ON f.id = q.file_id
+       WHERE q.file_id >= ? AND (c.file_id, c.ordinal) > (?, ?) AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.chunk_hash = c.hash)
+       ORDER BY q.file_id, c.ordinal LIMIT ?`,
     );
     this.pendingCountStmt = db.prepare<[string], { n: number }>(`SELECT count(DISTINCT c.hash) AS n ${missing}`);
+    this.missingChunksStmt = db.prepare<[string], { n: number }>(`SELECT count(*) AS n ${missing}`);
+    this.queueStmt = db.prepare<[number]>('INSERT OR IGNORE INTO embed_queue(file_id) VALUES (?)');
+    this.queueAllStmt = db.prepare<[]>('INSERT OR IGNORE INTO embed_queue(file_id) SELECT id FROM files');
+    this.clearQueueStmt = db.prepare<[]>('DELETE FROM embed_queue');
+    this.dequeueBeforeStmt = db.prepare<[number]>('DELETE FROM embed_queue WHERE file_id < ?');
+    this.queuedAnyStmt = db.prepare<[], { one: number }>('SELECT 1 AS one FROM embed_queue LIMIT 1');
     this.putStmt = db.prepare<[string, string, Buffer]>('INSERT OR REPLACE INTO embeddings(model, chunk_hash, vector) VALUES (?, ?, ?)');
     this.getStmt = db.prepare<[string, string], { vector: Uint8Array }>('SELECT vector FROM embeddings WHERE model = ? AND chunk_hash = ?');
     this.orphansStmt = db.prepare<[]>('DELETE FROM embeddings WHERE chunk_hash NOT IN (SELECT hash FROM chunks)');
@@ -45,16 +76,46 @@ export class EmbeddingRepo {
   }
 
   /**
-   * Up to `limit` chunks with an id above `afterId` whose text has no vector for `model`, by id (a
-   * cursor: a pass walks the chunks once). Chunks sharing a text both appear; the caller embeds it once.
+   * Up to `limit` chunks of queued files after `after` whose text has no vector for `model`, by
+   * file and ordinal (a cursor: a pass walks the queue once). Chunks sharing a text all appear; the
+   * caller embeds it once.
    */
-  pending(model: string, afterId: number, limit: number): PendingChunk[] {
-    return this.pendingStmt.all(model, afterId, limit);
+  pending(model: string, after: PendingCursor, limit: number): PendingChunk[] {
+    return this.pendingStmt.all(after.fileId, after.fileId, after.ordinal, model, limit);
   }
 
-  /** Distinct chunk texts without a vector for `model`. */
+  /** Distinct texts of queued files' chunks without a vector for `model`. */
   pendingCount(model: string): number {
     return this.pendingCountStmt.get(model)!.n;
+  }
+
+  /** Chunks of queued files without a vector for `model` (every other chunk has one: migration 009). */
+  missingChunks(model: string): number {
+    return this.missingChunksStmt.get(model)!.n;
+  }
+
+  /** Queues a file whose chunks were (re)written. Call in the transaction that writes them. */
+  queue(fileId: number): void {
+    this.queueStmt.run(fileId);
+  }
+
+  /** Queues every file (a model the queue was not kept for). */
+  queueAll(): void {
+    this.queueAllStmt.run();
+  }
+
+  clearQueue(): void {
+    this.clearQueueStmt.run();
+  }
+
+  /** Unqueues the files before `fileId`: a pass's cursor has passed them, every chunk with its vector. */
+  dequeueBefore(fileId: number): void {
+    this.dequeueBeforeStmt.run(fileId);
+  }
+
+  /** Whether any file is queued. */
+  queued(): boolean {
+    return this.queuedAnyStmt.get() !== undefined;
   }
 
   put(model: string, chunkHash: string, vector: Buffer): void {

@@ -85,9 +85,8 @@ export class FileRepo {
   private readonly withContentStmt;
 
   constructor(private readonly db: Db) {
-    this.allStmt = db.prepare<[], { id: number; path: string; size: number; mtimeMs: number; hash: string; featureVersion: number; indexedAtMs: number }>(
-      'SELECT id, path, size, mtime_ms AS mtimeMs, hash, feature_version AS featureVersion, indexed_at_ms AS indexedAtMs FROM files',
-    );
+    // rows as arrays: the driver builds no object per row (half the CPU of a no-change pass's load)
+    this.allStmt = db.prepare<[], [number, string, number, number, string, number, number]>('SELECT id, path, size, mtime_ms, hash, feature_version, indexed_at_ms FROM files').raw();
     this.idStmt = db.prepare<[string], { id: number }>('SELECT id FROM files WHERE path = ?');
     this.oneStmt = db.prepare<[string], StoredFile>(
       'SELECT id, path, size, mtime_ms AS mtimeMs, hash, feature_version AS featureVersion, indexed_at_ms AS indexedAtMs FROM files WHERE path = ?',
@@ -124,7 +123,9 @@ export class FileRepo {
   /** Every stored file by path. One query; used to diff a walk against the index. */
   all(): Map<string, StoredFile> {
     const out = new Map<string, StoredFile>();
-    for (const row of this.allStmt.iterate()) out.set(row.path, row);
+    for (const row of this.allStmt.all() as Array<[number, string, number, number, string, number, number]>) {
+      out.set(row[1], { id: row[0], path: row[1], size: row[2], mtimeMs: row[3], hash: row[4], featureVersion: row[5], indexedAtMs: row[6] });
+    }
     return out;
   }
 

@@ -40,6 +40,9 @@ describe('blend gate', () => {
       expect(natural.meta).toMatchObject({ mode: 'hybrid', queryKind: 'natural' });
       expect(natural.results[0]!.ranker?.model).toBe('blend');
       expect(natural.meta.embedMs).toBeGreaterThanOrEqual(0);
+      // without explain the blend reads no candidate text but its results': the same ranking
+      const quiet = await gated.search('send the queued items again', { limit: 5 });
+      expect(quiet.results.map((x) => [x.path, x.startLine, x.score, x.snippet])).toEqual(natural.results.map((x) => [x.path, x.startLine, x.score, x.snippet]));
       for (const [query, kind] of [['retryFailedUploads', 'identifier'], ['src/upload/retry.ts', 'path'], [LONG, 'long']] as const) {
         const r = await gated.search(query, { limit: 5 });
         expect(r.meta.queryKind).toBe(kind);

@@ -119,3 +119,36 @@ describe('engine with the builtin model end to end', () => {
     }
   }, 60_000);
 });
+
+describe('the in-memory vectors of one engine follow the index', () => {
+  it('a chunk added, changed or removed since the first load is scored, rescored or gone at the next search', async () => {
+    const t = tempDir('scry-builtin-cache-');
+    try {
+      const root = join(t.dir, 'repo');
+      mkdirSync(join(root, 'src'), { recursive: true });
+      writeFileSync(join(root, 'src/colors.ts'), 'export function hexToRgb(hex: string) {\n  const n = parseInt(hex.slice(1), 16);\n  return { r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255 };\n}\n');
+      writeFileSync(join(root, 'src/math.ts'), 'export function clamp(x: number, lo: number, hi: number) {\n  return Math.min(hi, Math.max(lo, x));\n}\n');
+      const engine = await createEngine({ root, db: join(t.dir, 'index.db'), env: isolatedEnv(t.dir), config: { embed: { provider: 'builtin' } } });
+      const paths = async (q: string): Promise<string[]> => (await engine.search(q, { mode: 'vector', limit: 10 })).results.map((r) => r.path);
+      try {
+        await engine.index();
+        expect((await paths('retry an upload with exponential backoff')).sort()).toEqual(['src/colors.ts', 'src/math.ts']);
+        writeFileSync(join(root, 'src/upload.ts'), 'export async function sendWithBackoff(file: Blob, attempts = 5) {\n  for (let i = 0; i < attempts; i++) {\n    try { return await put(file); } catch { await sleep(2 ** i * 100); }\n  }\n}\n');
+        await engine.index();
+        expect((await paths('retry an upload with exponential backoff'))[0]).toBe('src/upload.ts');
+        writeFileSync(join(root, 'src/upload.ts'), 'export function sumOfSquares(values: number[]) {\n  return values.reduce((s, v) => s + v * v, 0);\n}\n');
+        await engine.index();
+        const changed = await engine.search('add up the squares of numbers', { mode: 'vector', limit: 10, explain: true });
+        expect(changed.results[0]!.path).toBe('src/upload.ts');
+        expect(changed.results[0]!.snippet).toContain('sumOfSquares');
+        rmSync(join(root, 'src/upload.ts'));
+        await engine.index();
+        expect(await paths('add up the squares of numbers')).not.toContain('src/upload.ts');
+      } finally {
+        engine.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  }, 60_000);
+});

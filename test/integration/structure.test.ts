@@ -10,6 +10,7 @@ import { createEngine, type Engine } from '../../src/index.js';
 import { migration001 } from '../../src/store/migrations/001-initial.js';
 import { migration002 } from '../../src/store/migrations/002-skipped.js';
 import { migration003 } from '../../src/store/migrations/003-drop-chunk-hash-index.js';
+import { SCHEMA_VERSION } from '../../src/store/migrations/index.js';
 import { runCli } from '../helpers/cli.js';
 import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
 
@@ -217,7 +218,7 @@ describe('upgrading an index written before structure (schema 3)', () => {
         expect(engine.status().featureVersionCurrent).toBe(false);
         const report = await engine.index();
         expect(report.filesIndexed).toBe(1);
-        expect(engine.status().schemaVersion).toBe(8);
+        expect(engine.status().schemaVersion).toBe(SCHEMA_VERSION);
         expect((await engine.symbols('alpha'))[0]).toMatchObject({ kind: 'function', path: 'src/a.ts' });
         expect((await engine.search('alpha')).results[0]).toMatchObject({ path: 'src/a.ts', symbol: 'alpha' });
       } finally {

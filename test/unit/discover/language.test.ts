@@ -24,6 +24,12 @@ describe('detectLanguage', () => {
     expect(detectLanguage(path)).toEqual({ language, contentType });
   });
 
+  it('a name or extension spelled like an Object.prototype member is plain text', () => {
+    for (const path of ['lib/constructor', 'src/a.constructor', 'x.toString', 'hasOwnProperty', 'a.__proto__']) {
+      expect(detectLanguage(path)).toEqual({ language: 'text', contentType: 'text' });
+    }
+  });
+
   it('matches extensions case-insensitively and uses only the last one', () => {
     expect(detectLanguage('LEGACY.PY').language).toBe('python');
     expect(detectLanguage('a.test.ts').language).toBe('typescript');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { orQuery, splitIdentifiers, WindowBm25 } from '../../../bench/bm25-windows.js';
 import { guardRecord, guardRegressions } from '../../../bench/devset-guard.js';
-import type { DevRow } from '../../../bench/devset-report.js';
+import { formatReport, type DevRow } from '../../../bench/devset-report.js';
 import { hashCommentAbove } from '../../../bench/doc-comments.js';
-import { kindOf, namesGoldFile } from '../../../bench/mine-devset.js';
+import { kindOf, namesGoldFile, sourceOf } from '../../../bench/mine-devset.js';
 
 // Pieces of the issue-18 development benchmark: which mined commit messages count as issue-like
 // texts, the fixed BM25-over-60-line-windows baseline (real in-memory SQLite FTS5), Ruby doc
@@ -100,5 +100,38 @@ describe('held-out regression guard', () => {
     const worse = guardRegressions(rec, guardRecord([...rows('commit', 77, 100), ...rows('doc', 10, 20)]));
     expect(worse).toEqual(['commit acc5: 0.800 → 0.770 (-0.030)', 'commit mrr: 0.800 → 0.770 (-0.030)', 'commit fn10: 0.800 → 0.770 (-0.030)']);
     expect(guardRegressions(rec, guardRecord(rows('commit', 80, 100)))).toEqual(['doc: not measured']);
+  });
+
+  it('guards the development benchmark proper only: rows of a group (the large repositories) never enter its record', () => {
+    const large = rows('commit', 0, 100).map((r) => ({ ...r, group: 'large' }));
+    expect(guardRecord([...rows('commit', 80, 100), ...large]).commit).toEqual({ n: 100, acc5: 0.8, mrr: 0.8, fn10: 0.8 });
+    expect(guardRecord([...rows('commit', 80, 100), ...large], 'large').commit).toEqual({ n: 100, acc5: 0, mrr: 0, fn10: 0 });
+  });
+});
+
+describe('large-repository group', () => {
+  const row = (hit: boolean, i: number, group?: string): DevRow => ({
+    id: `q${i}`,
+    repo: group ? 'big/repo' : 'small/repo',
+    split: 'tune',
+    kind: 'doc',
+    tookMs: 1,
+    firstFileRank: hit ? 1 : null,
+    accAt: { 1: hit, 5: hit, 10: hit },
+    reciprocalRank: hit ? 1 : 0,
+    functionHitAt: { 1: hit, 5: hit, 10: hit },
+    ...(group ? { group } : {}),
+  });
+
+  it('is reported in tables of its own, never mixed into the per-kind numbers', () => {
+    const text = formatReport(new Map([['default', [row(true, 1), row(true, 2), row(false, 3, 'large'), row(false, 4, 'large')]]]), ['tune'], 'default');
+    const [proper, large] = text.split('== LARGE REPOSITORIES tune:');
+    expect(proper).toMatch(/== tune: doc-comment sentences → their function \(1 repositories\)\n.*\ndefault\s+2\s+1\.000\s+1\.000\s+1\.000/);
+    expect(large).toMatch(/doc-comment sentences → their function \(1 repositories\)\n.*\ndefault\s+2\s+0\.000\s+0\.000\s+0\.000/);
+  });
+
+  it('records the pull request a squash-merged text comes from, else the commit', () => {
+    expect(sourceOf('iterative/dvc', 'repro: fix stage collection (#10654)', 'abc123')).toBe('https://github.com/iterative/dvc/pull/10654');
+    expect(sourceOf('getmoto/moto', 'S3: list_objects ignores the delimiter', 'abc123')).toBe('https://github.com/getmoto/moto/commit/abc123');
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BENCH_REPOS, HELD_OUT } from '../../../bench/bench-repos.js';
+import { BENCH_REPOS, HELD_OUT, LARGE_REPOS } from '../../../bench/bench-repos.js';
 import { SPLIT_FILE, splitManifest, type SplitManifest } from '../../../bench/freeze-split.js';
 
 // The development benchmark's split is by repository and its held-out half is frozen: ranking is
@@ -31,5 +31,16 @@ describe('development benchmark split (issue 18)', () => {
     expect(total).toBeGreaterThanOrEqual(1000);
     for (const half of Object.values(committed.queries)) for (const n of Object.values(half)) expect(n).toBeGreaterThanOrEqual(50);
     expect(Object.keys(committed.frozen).length).toBeGreaterThanOrEqual(committed.repos['held-out'].length);
+  });
+
+  it('keeps the large-repository group apart: its own split by repository, its held-out half frozen, both kinds in both halves', () => {
+    const large = committed.large!;
+    expect(splitManifest().large).toEqual(large);
+    const tune = new Set(large.repos.tune);
+    expect(large.repos['held-out'].filter((r) => tune.has(r))).toEqual([]);
+    const proper = new Set(BENCH_REPOS.map((r) => r.repo));
+    expect(LARGE_REPOS.filter((r) => proper.has(r.repo) || HELD_OUT.includes(r.repo.split('/')[1]!.toLowerCase()))).toEqual([]);
+    for (const half of Object.values(large.queries)) for (const n of Object.values(half)) expect(n).toBeGreaterThanOrEqual(70);
+    expect(Object.keys(large.frozen).length).toBe(large.repos['held-out'].length);
   });
 });

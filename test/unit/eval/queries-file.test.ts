@@ -25,6 +25,12 @@ describe('parseQueriesFile', () => {
     ]);
   });
 
+  it('accepts the informational fields a miner writes (sha, source) and keeps only what is searched', () => {
+    const line = '{"id": "a1", "query": "x fails", "expected": [{"path": "a.py"}], "commit": "abc1234", "sha": "def5678", "source": "https://github.com/o/r/pull/12"}';
+    expect(parseQueriesFile(line)).toEqual([{ id: 'a1', query: 'x fails', expected: [{ path: 'a.py', startLine: undefined, endLine: undefined }], commit: 'abc1234' }]);
+    expect(() => parseQueriesFile('{"query": "x", "expected": [{"path": "a"}], "source": ""}', 'q.jsonl')).toThrow('q.jsonl:1: source');
+  });
+
   it.each([
     ['not json', 'q.jsonl:2: not JSON'],
     ['{"query": "x"}', 'q.jsonl:2: expected'],

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadRankerModel } from '../../../src/engine/ranker-model.js';
-import { codeWordsOf, extractFeatures, FEATURES, parseRankerModel, queryStems, scoreLinear, type RankerCandidate, type RankerQuery } from '../../../src/search/learned-rank.js';
+import { blendWeights, codeWordsOf, extractFeatures, FEATURES, parseRankerModel, queryStems, scoreLinear, TEXT_FEATURES, weighsText, type RankerCandidate, type RankerQuery } from '../../../src/search/learned-rank.js';
 import { isTestPath } from '../../../src/search/rank.js';
 
 const cand = (over: Partial<RankerCandidate> & Pick<RankerCandidate, 'path'>): RankerCandidate => ({
@@ -74,6 +74,26 @@ describe('extractFeatures', () => {
         for (const x of extractFeatures(cs, query(words))) for (const name of FEATURES) expect(x[name] >= 0 && x[name] <= 1, `${name} = ${x[name]}`).toBe(true);
       }),
     );
+  });
+});
+
+describe('text features', () => {
+  it('only TEXT_FEATURES read the chunk text: without it every other feature is the same (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('src/a.ts', 'b/test_x.py', 'README.md'), fc.string(), fc.double({ min: 0, max: 9, noNaN: true })), { minLength: 1, maxLength: 8 }), fc.array(fc.constantFrom('parse', 'Config', 'max_retries', 'upload', 'zz'), { maxLength: 4 }), fc.boolean(), (raw, words, long) => {
+        const cs = raw.map(([path, text, score], i) => cand({ path, startLine: i + 1, text: `${text} parse config max_retries`, lexical: { score, rank: i + 1, bm25: score }, vector: { cosine: score / 10, rank: i + 1 } }));
+        const q = { ...query(words, [], long), codeWords: codeWordsOf(words.join(' ')) };
+        const withText = extractFeatures(cs, q);
+        const without = extractFeatures(cs.map((c) => ({ ...c, text: '' })), q);
+        for (const [i, x] of withText.entries()) for (const f of FEATURES) if (!TEXT_FEATURES.includes(f)) expect(without[i]![f], f).toBe(x[f]);
+      }),
+    );
+  });
+
+  it('the blend weighs no text feature (it reads no candidate text); the shipped learned weights do', () => {
+    expect(weighsText(blendWeights(0.3))).toBe(false);
+    expect(weighsText(loadRankerModel().hybrid)).toBe(true);
+    expect(weighsText({ ...blendWeights(0.3), codeWords: 0.1 })).toBe(true);
   });
 });
 

@@ -24,6 +24,14 @@ describe('planQuery', () => {
     expect(levels[1]!.expression).toBe('"must have" AND ("must have" OR "beta")');
   });
 
+  it('bounds the AND level by its rarest group, so a caller needing more candidates can skip it', () => {
+    const groups = planned('alpha beta gamma', [50, 500, 80]).map((g, i) => ({ ...g, matches: [50, 500, 30][i] }));
+    expect(planQuery(groups, 200)[0]).toEqual({ expression: '"alpha" AND "beta" AND "gamma"', mode: 'all', most: 30 });
+    // one group of unknown bound does not hide the others'; all unknown: no bound
+    expect(planQuery(groups.map((g, i) => (i === 2 ? { ...g, matches: undefined } : g)), 200)[0]!.most).toBe(50);
+    expect(planQuery(planned('alpha beta gamma', [50, 500, 80]), 200)[0]).not.toHaveProperty('most');
+  });
+
   it('a single common term is scored as it is', () => {
     expect(planQuery(planned('alpha', [1_000_000]), 100)).toEqual([{ expression: '"alpha"', mode: 'any' }]);
   });
