@@ -93,6 +93,23 @@ describe('search.ranking.byKind', () => {
     }
   });
 
+  it('ships a decay of 0.9 for long queries, named first in every trace, lexical or rank fusion', async () => {
+    const lexical = await open({});
+    const fused = await open({ search: { fusion: { blend: 0 } } }, 'builtin');
+    try {
+      const a = await lexical.search(LONG, { limit: 5, explain: true });
+      expect(a.results[1]!.why).toContain('long query: fileDecay 0.9');
+      expect(a.results[1]!.why?.some((w) => w.startsWith('chunk 2 of its file ×0.9'))).toBe(true);
+      const b = await fused.search(LONG, { limit: 5, explain: true, mode: 'hybrid' });
+      expect(b.meta.mode).toBe('hybrid');
+      expect(b.results[0]!.fusion).toBeDefined();
+      expect(b.results[0]!.why?.[0]).toBe('long query: fileDecay 0.9');
+    } finally {
+      lexical.close();
+      fused.close();
+    }
+  });
+
   it('turns the learned ranker on for one kind only', async () => {
     const e = await open({ search: { ranking: { byKind: { long: { learned: true } } } } });
     try {
