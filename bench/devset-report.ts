@@ -40,6 +40,8 @@ export interface DevRow extends QueryScore {
   readonly citesIn10?: boolean | undefined;
   /** Per cut-off of CHUNK_LIST_CUTOFFS: every gold file among the first k distinct files of the first 20 results (`cfile@k`). */
   readonly chunkFilesAt?: Record<number, boolean> | undefined;
+  /** The query's kind as search classifies it (src/search/query-kind.ts: identifier, path, long, natural), which `search.ranking.byKind` keys on. */
+  readonly queryKind?: string | undefined;
   /** The query names a gold file (namesGoldFile): issue-like texts are also reported without these. */
   readonly namesGold?: boolean | undefined;
   /** A group reported on its own (`large`: the large-repository group, bench/bench-repos.ts LARGE_REPOS); undefined for the development benchmark proper. */
@@ -111,6 +113,28 @@ export function formatReport(byVariant: ReadonlyMap<string, readonly DevRow[]>, 
   // '' (the development benchmark proper) sorts first
   const groups = [...new Set(all.map((r) => r.group ?? ''))].sort();
   for (const group of groups) for (const split of splits) parts.push(...splitTables(byVariant, all, group || undefined, split, ref));
+  return parts.join('\n');
+}
+
+/**
+ * Every table by the query's kind as search classifies it (`--by-query-kind`): per group, per half,
+ * per `queryKind` over all three kinds of benchmark query, the view a per-kind setting
+ * (`search.ranking.byKind`) is chosen from.
+ */
+export function formatQueryKindReport(byVariant: ReadonlyMap<string, readonly DevRow[]>, splits: readonly Split[], ref: string | undefined): string {
+  const all = [...byVariant.values()][0] ?? [];
+  const parts: string[] = [];
+  for (const group of [...new Set(all.map((r) => r.group ?? ''))].sort()) {
+    const prefix = group === '' ? '' : `${GROUP_TITLE[group] ?? group} `;
+    for (const split of splits) {
+      for (const qk of ['identifier', 'path', 'long', 'natural']) {
+        const pick = (r: DevRow): boolean => (r.group ?? '') === group && r.split === split && r.queryKind === qk;
+        if (!all.some(pick)) continue;
+        const mix = KINDS.map((k) => `${k} ${all.filter((r) => pick(r) && r.kind === k).length}`).join(', ');
+        parts.push(kindTable(`\n== ${prefix}${split}: ${qk} queries (${mix})`, byVariant, pick, ref));
+      }
+    }
+  }
   return parts.join('\n');
 }
 

@@ -7,7 +7,7 @@
  * intervals against a reference configuration (`--ref`, default `default`).
  *
  *   npx tsx bench/run-devset.ts [--sets devset,nl,large] [--kinds commit,issue,doc] [--mirrors DIR] [--only owner/name,...]
- *                               [--variants a,b] [--ref NAME] [--no-baseline] [--split tune|held-out|all] [--misses]
+ *                               [--variants a,b] [--ref NAME] [--no-baseline] [--split tune|held-out|all] [--misses] [--by-query-kind]
  *   npx tsx bench/run-devset.ts --split held-out --variants default --check    # the regression guard (bench/devset-guard.ts)
  *   npx tsx bench/run-devset.ts --split held-out --variants default --record   # re-record it (when a change is kept on purpose)
  *
@@ -37,9 +37,11 @@ import type { EvalQuery } from '../src/eval/queries-file.js';
 import { splitOfRepo, type Split } from './bench-repos.js';
 import { BASELINE, baselineAtCommit, baselineFromTree, type WindowBm25 } from './bm25-windows.js';
 import { GUARD_FILE, guardRecord, guardRegressions, LARGE_GUARD_FILE, readGuard, writeGuard } from './devset-guard.js';
-import { formatReport, KINDS, type DevRow, type QueryKind } from './devset-report.js';
+import { formatQueryKindReport, formatReport, KINDS, type DevRow, type QueryKind } from './devset-report.js';
 import { cacheOf, DEV_SET, fileOf, kindOf, LARGE_ISSUE_SET, mirrorOf, namesGoldFile, type DevSet } from './mine-devset.js';
 import { ensureNlTree, LARGE_DOC_SET, NL_SET, nlCacheOf, readManifest, readNlQueries, type NlSet } from './nl-slice.js';
+import { classifyQuery } from '../src/search/query-kind.js';
+import { isLongQuery } from '../src/search/query-parse.js';
 import { writeResult } from './results.js';
 
 /** Ranking configurations compared; `default` is the shipped configuration. */
@@ -47,6 +49,11 @@ const ranking = (r: Record<string, unknown>): ConfigInput => ({ search: { rankin
 
 /** BM25 field weights over the shipped ones (stem 6, path 2, symbol 5, signature 2, body 1, parts 0.6), with `r` as ranking. */
 const weighted = (w: Record<string, number>, r: Record<string, unknown> = {}): ConfigInput => ({ search: { weights: w, ranking: r } }) as ConfigInput;
+
+/** `k:NAME` for each setting: the same `search.ranking.byKind` entry for every query kind. */
+function kindVariants(settings: Record<string, Record<string, number>>): Record<string, ConfigInput> {
+  return Object.fromEntries(Object.entries(settings).map(([name, s]) => [`k:${name}`, ranking({ byKind: { identifier: s, path: s, long: s, natural: s } })]));
+}
 
 const OFF = { queryWeights: false, definitionBoost: 1, testToSource: 0, nonCode: 1, fileSupport: 0, fileCap: 0, fileDecay: 1 };
 export const VARIANTS: Record<string, ConfigInput> = {
@@ -137,8 +144,34 @@ export const VARIANTS: Record<string, ConfigInput> = {
   '+expand.5': ranking({ expansion: 0.5 }),
   '+expand.7': ranking({ expansion: 0.7 }),
   '+expand1': ranking({ expansion: 1 }),
+  /**
+   * Issue 18, per query kind (`search.ranking.byKind`): `k:` sets the same per-file steps for every
+   * kind, read per kind with `--by-query-kind`; `sN`: a moved chunk goes below the next N files only.
+   */
+  ...kindVariants({
+    'cap3w.7': { fileCap: 3, fileCapWithin: 0.7 },
+    'cap3w.7+blend.3': { fileCap: 3, fileCapWithin: 0.7, fileBlend: 0.3 },
+    'cap3w.7s2': { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 2 },
+    'cap3w.7s4': { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 4 },
+    'cap3w.5': { fileCap: 3, fileCapWithin: 0.5 },
+    'cap2w.7': { fileCap: 2, fileCapWithin: 0.7 },
+    'cap2s3': { fileCap: 2, fileCapSpread: 3 },
+    'cap1s2': { fileCap: 1, fileCapSpread: 2 },
+    'cap1s4': { fileCap: 1, fileCapSpread: 4 },
+    'decay.8': { fileDecay: 0.8 },
+    'decay.9': { fileDecay: 0.9 },
+    'decay.95': { fileDecay: 0.95 },
+    'blend.3': { fileBlend: 0.3 },
+  }),
+  /** Issue 18: the learned ranker for long queries only (it won on long commit messages, not on doc-comment queries). */
+  'long:learned': ranking({ byKind: { long: { learned: true } } }),
+  /** Issue 18: the candidates of the tuning half, for long queries only. */
+  'long:decay.9': ranking({ byKind: { long: { fileDecay: 0.9 } } }),
+  'long:cap3w.7s2': ranking({ byKind: { long: { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 2 } } }),
   /** The shipped configuration. */
   default: {},
+  /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */
+  'default-kinds': ranking({ byKind: {} }),
   /** The shipped configuration without the model: BM25 ranking only, the vectors unused (`search.mode: 'lexical'`). */
   lexical: { search: { mode: 'lexical' } } as ConfigInput,
   /** The shipped configuration before issue 18's re-measurement (no per-file decay). */
@@ -165,7 +198,7 @@ interface RunOptions {
 
 const wanted = (o: RunOptions, repo: string): boolean => (!o.only || o.only.includes(repo)) && (o.split === 'all' || splitOfRepo(repo) === o.split);
 
-type Meta = Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold' | 'group'>;
+type Meta = Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold' | 'group' | 'queryKind'>;
 
 /** The group of a set's rows: undefined for the development benchmark proper. */
 const groupOf = (set: { readonly name: string }): string | undefined => (set.name === 'large' ? 'large' : undefined);
@@ -219,7 +252,7 @@ type Trees = (key: string) => { root: string; dbPath: string };
 /** Every configuration over `group` in one tree; the order rotates by `turn`, so no variant always pays for a cold page cache. */
 async function runGroup(o: RunOptions, treeOf: Trees, group: readonly EvalQuery[], kindOfQuery: (q: EvalQuery) => QueryKind, repo: string, turn: number, makeBaseline: (e: Engine) => Promise<WindowBm25>, byVariant: Runs, rowGroup?: string): Promise<void> {
   const split = splitOfRepo(repo);
-  const meta = (q: EvalQuery): Meta => ({ repo, split, kind: kindOfQuery(q), namesGold: namesGoldFile(q.query, q.expected), ...(rowGroup ? { group: rowGroup } : {}) });
+  const meta = (q: EvalQuery): Meta => ({ repo, split, kind: kindOfQuery(q), namesGold: namesGoldFile(q.query, q.expected), queryKind: classifyQuery(q.query, { long: isLongQuery(q.query) }), ...(rowGroup ? { group: rowGroup } : {}) });
   const names = [...o.names.slice(turn % o.names.length), ...o.names.slice(0, turn % o.names.length)];
   for (const name of names) {
     const tree = treeOf(chunkKey(name));
@@ -325,6 +358,7 @@ async function main(): Promise<void> {
   const splits: Split[] = o.split === 'all' ? ['tune', 'held-out'] : [o.split as Split];
   const ref = arg('--ref') ?? (names.includes('default') ? 'default' : names[0]);
   process.stdout.write(`${formatReport(byVariant, splits, ref)}\n`);
+  if (process.argv.includes('--by-query-kind')) process.stdout.write(`${formatQueryKindReport(byVariant, splits, ref)}\n`);
   if (process.argv.includes('--misses')) {
     const last = byVariant.get(names[names.length - 1]!)!;
     for (const q of last.filter((x) => !x.accAt[5] && (o.split !== 'all' || x.split === 'tune'))) process.stdout.write(`MISS ${q.kind} ${q.repo} ${q.id}\n`);

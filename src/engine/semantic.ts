@@ -17,6 +17,7 @@ import type { ExpansionTable } from '../search/expansion.js';
 import { BLEND_DIVERSITY, blendWeights, type RankerModel } from '../search/learned-rank.js';
 import { learnedSearch } from '../search/learned-search.js';
 import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
+import { kindDiversity, rankingForKind } from '../search/kind-ranking.js';
 import { classifyQuery, QUERY_KINDS, type QueryKind } from '../search/query-kind.js';
 import { isLongQuery } from '../search/query-parse.js';
 import { parseSubQueries } from '../search/sub-queries.js';
@@ -170,7 +171,9 @@ export class SemanticLayer {
     // the table is read once, on the first search; only natural-language queries are expanded
     const params: LexicalParams = weight > 0 ? { ...lexicalParams, expansion: { table: (this.expansion ??= loadExpansionTable()), weight } } : lexicalParams;
     const plan: ModePlan = prepared.vectors ? this.plan(store, prepared.requested) : { mode: 'lexical', reason: prepared.lexical ?? SEMANTIC_UNAVAILABLE };
-    if (params.ranking.learned && plan.mode !== 'vector') {
+    const gate = blendGate(this.config.search.fusion, params.query);
+    // the learned ranker, for every query or for the kinds search.ranking.byKind turns it on for
+    if (rankingForKind(params.ranking, gate.kind).learned && plan.mode !== 'vector') {
       // score-level hybrid: one linear model over lexical and vector features (learned-search.ts)
       const model = (this.ranker ??= loadRankerModel());
       const hybrid = plan.mode === 'hybrid' && plan.snapshot && prepared.vectors;
@@ -179,13 +182,13 @@ export class SemanticLayer {
       const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model: { weights: model[name], diversity: model.diversity, name }, vectors });
       return { outcome, plan: vectors ? plan : { mode: 'lexical', reason: plan.reason }, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
     }
-    const gate = blendGate(this.config.search.fusion, params.query);
     // an explicit hybrid request of a gated kind is blended at the largest configured weight
     const blend = gate.weight > 0 ? gate.weight : gate.largest;
     if (blend > 0 && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       // score-level blend: lexical + blend × cosine over both lists' candidates (learned-search.ts)
       const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit), cosineForAll: true };
-      const model = { weights: blendWeights(blend), diversity: BLEND_DIVERSITY, name: 'blend' };
+      // the blend keeps every chunk, unless the kind sets its own per-file steps (search.ranking.byKind)
+      const model = { weights: blendWeights(blend), diversity: kindDiversity(params.ranking, gate.kind) ?? BLEND_DIVERSITY, name: 'blend' };
       const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model, vectors });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
@@ -200,8 +203,8 @@ export class SemanticLayer {
 
   /** Why this query is ranked lexically by the query-kind gate (auto mode, rule-based ranking), or undefined when it is blended. */
   private gatedReason(query: string, requested: 'auto' | SearchMode): string | undefined {
-    if (requested !== 'auto' || this.config.search.ranking.learned) return undefined;
     const gate = blendGate(this.config.search.fusion, query);
+    if (requested !== 'auto' || rankingForKind(this.config.search.ranking, gate.kind).learned) return undefined;
     return gate.on && gate.weight === 0 ? `lexical: ${gate.kind} query (the vector blend is for ${gate.kinds} queries)` : undefined;
   }
 

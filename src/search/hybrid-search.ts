@@ -10,6 +10,7 @@ import type { FtsCandidate } from '../store/search-repo.js';
 import type { IndexStore } from '../store/index-store.js';
 import { compileFilters } from './filters.js';
 import { fuseRrf, type RankedList } from './fusion.js';
+import { kindRankingWhy } from './kind-ranking.js';
 import { lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
 import { capPerFile, dedupeOverlaps, displayScore } from './rank.js';
 import type { SearchMode, SearchResult } from './search-result.js';
@@ -122,6 +123,8 @@ export function hybridSearch(store: IndexStore, params: HybridParams): LexicalOu
   const picked = (params.files ? ranked : capPerFile(dedupeOverlaps(ranked), fusion.fileCap)).slice(0, params.limit).map((hit) => ({ hit, score: hit.score, matches: hit.c.matches }));
   const marks = lexical?.marks ?? highlightTerms([]);
   const texts = new Map<string, string>(lexical?.texts ?? []);
+  // the lexical list was ranked with its kind's own settings (search.ranking.byKind)
+  const kindWhy = params.explain && lexical ? kindRankingWhy(params.ranking, lexical.kind) : undefined;
   const results = picked.map(({ hit, score, matches }): SearchResult => {
     const cos = similarity.get(hit.key);
     const fusionTrace = { score: hit.fused.score, k: fusion.k, contributions: hit.fused.contributions, ...(cos !== undefined ? { similarity: displayScore(cos) } : {}) };
@@ -129,7 +132,7 @@ export function hybridSearch(store: IndexStore, params: HybridParams): LexicalOu
       ...(matches !== undefined ? { matches } : {}),
       ...(params.explain
         ? {
-            why: [...hit.fused.contributions.map((c) => `${c.list}${c.query !== undefined ? ` "${c.query}"` : ''} #${c.rank}: ${c.weight}/(${fusion.k}+${c.rank}) = ${displayScore(c.value)}`), ...(cos !== undefined ? [`cosine ${displayScore(cos)}`] : [])],
+            why: [...(kindWhy !== undefined ? [kindWhy] : []), ...hit.fused.contributions.map((c) => `${c.list}${c.query !== undefined ? ` "${c.query}"` : ''} #${c.rank}: ${c.weight}/(${fusion.k}+${c.rank}) = ${displayScore(c.value)}`), ...(cos !== undefined ? [`cosine ${displayScore(cos)}`] : [])],
             fusion: fusionTrace,
           }
         : {}),

@@ -55,10 +55,16 @@ export type FeatureVector = Record<FeatureName, number>;
 /** One linear model: a weight per feature. */
 export type LinearWeights = Readonly<Record<FeatureName, number>>;
 
-/** Per-file diversity of the final list: at most `cap` chunks of a file, extras only within `within` × its best. */
+/**
+ * Per-file diversity of the final list: at most `cap` chunks of a file, extras only within `within` ×
+ * its best; a moved chunk goes below the next `spread` files (0: below all); a file's n-th chunk
+ * first counts × `decay`^(n − 1) (absent: 1, off). capPerFile and decayPerFile in rank.ts.
+ */
 export interface Diversity {
   readonly cap: number;
   readonly within: number;
+  readonly spread?: number | undefined;
+  readonly decay?: number | undefined;
 }
 
 export interface RankerModel {

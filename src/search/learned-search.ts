@@ -10,7 +10,10 @@ import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters } from './filters.js';
 import { codeWordsOf, extractFeatures, scoreLinear, weighsText, type Diversity, type LinearWeights, type RankerCandidate } from './learned-rank.js';
 import { docWhyLines, lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
-import { capPerFile, dedupeOverlaps, displayScore, isTestPath, scoreFromBm25 } from './rank.js';
+import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
+import { classifyQuery } from './query-kind.js';
+import { isLongQuery } from './query-parse.js';
+import { capPerFile, decayPerFile, dedupeOverlaps, displayScore, isTestPath, scoreFromBm25 } from './rank.js';
 import type { RankerTrace, SearchResult } from './search-result.js';
 import { highlightTerms } from './snippet.js';
 import type { VectorSnapshot } from './vector-search.js';
@@ -43,13 +46,15 @@ function vectorHits(store: IndexStore, params: LearnedParams): { rows: Row[]; by
 }
 
 export function learnedSearch(store: IndexStore, params: LearnedParams): LexicalOutcome & { similarity: ReadonlyMap<string, number> } {
+  // the kind's file blend shapes the lexical scores; its cap and decay, if any, come with `diversity`
+  const kindRanking = rankingForKind(params.ranking, classifyQuery(params.query, { long: isLongQuery(params.query) }));
   const lexical = lexicalSearch(store, {
     ...params,
     limit: Math.max(LEARNED_POOL, params.limit),
     files: false,
     explain: false,
     rankOnly: true,
-    ranking: { ...params.ranking, fileCap: 0, fileDecay: 1 },
+    ranking: { ...kindRanking, byKind: {}, fileCap: 0, fileDecay: 1 },
   });
   const vec = vectorHits(store, params);
   if (params.vectors?.cosineForAll) addLexicalCosines(params.vectors, lexical.rows, vec.byId);
@@ -81,20 +86,23 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     .map((r, i) => {
       const s = scoreLinear(features[i]!, params.model.weights);
       // exp keeps scores positive, so `diversity.within` is a ratio as in capPerFile
-      return { ...r, score: Math.exp(s.score), linear: s, features: features[i]!, cosine: vec.byId.get(r.chunkId)?.cosine };
+      // `why` restarts here: the explanation is the model's, then the per-file steps below
+      return { ...r, score: Math.exp(s.score), why: [] as readonly string[], linear: s, features: features[i]!, cosine: vec.byId.get(r.chunkId)?.cosine };
     })
     .sort((a, b) => b.score - a.score || localeOrder(a.path, b.path) || a.startLine - b.startLine);
   const deduped = dedupeOverlaps(scored);
-  const ranked = params.files ? bestPerFile(deduped) : capPerFile(deduped, params.model.diversity.cap, params.model.diversity.within);
+  const d = params.model.diversity;
+  const ranked = params.files ? bestPerFile(deduped) : capPerFile(decayPerFile(deduped, d.decay ?? 1), d.cap, d.within, d.spread ?? 0);
   const picked = ranked.slice(0, params.limit);
   const marks = lexical.query ? lexical.marks : highlightTerms([]);
   const similarity = new Map<string, number>();
   const docWhy = params.explain ? docWhyLines(store, lexical.expression, params.weights, picked) : new Map<number, string[]>();
+  const kindWhy = params.explain ? kindRankingWhy(params.ranking, lexical.kind) : undefined;
   const results = picked.map((hit): SearchResult => {
     if (hit.cosine !== undefined) similarity.set(String(hit.chunkId), hit.cosine);
     const ranker: RankerTrace = { model: params.model.name, score: hit.linear.score, features: hit.features, contributions: hit.linear.contributions };
     const why = Object.entries(hit.linear.contributions).map(([f, v]) => `${f} ${displayScore(hit.features[f as keyof typeof hit.features])} × ${displayScore(params.model.weights[f as keyof LinearWeights])} = ${displayScore(v)}`);
-    return toSearchResult(store, hit, hit.score, marks, params.snippetLines, texts, params.explain ? { why: [`learned ranker (${params.model.name}): ${displayScore(hit.linear.score)}`, ...why, ...(docWhy.get(hit.chunkId) ?? [])], ranker } : {});
+    return toSearchResult(store, hit, hit.score, marks, params.snippetLines, texts, params.explain ? { why: [`learned ranker (${params.model.name}): ${displayScore(hit.linear.score)}`, ...why, ...(docWhy.get(hit.chunkId) ?? []), ...(kindWhy !== undefined ? [kindWhy] : []), ...hit.why], ranker } : {});
   });
   return { ...lexical, results, texts, chunkIds: picked.map((p) => p.chunkId), rows: picked, similarity };
 }

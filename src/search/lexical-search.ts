@@ -3,6 +3,7 @@ import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import { expandCandidates, type ExpansionSettings, type ExpansionTrace } from './expansion-pass.js';
 import { compileFilters, type SearchFilters } from './filters.js';
+import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
 import { classifyQuery, type QueryKind } from './query-kind.js';
 import { parseQuery } from './query-parse.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
@@ -112,7 +113,8 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
     ({ candidates, trace: expansion } = expandCandidates(store, { groups: parsed.groups, kept: selection.kept, mainCost, mainExpression: expression, candidates, weights, fetch, filter, totalChunks: total, maxDfRatio }, expand));
   }
   const keptWords = selection.kept.flatMap((g) => g.alternatives.flat());
-  const r = params.ranking;
+  // the per-file steps of this query's kind (search.ranking.byKind)
+  const r = rankingForKind(params.ranking, kind);
   const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode, nonDefinition: r.nonDefinition };
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
   const structure = { names, definitionBoost: r.definitionBoost, testToSource: r.testToSource };
@@ -122,7 +124,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const ranked = params.files ? structured : blendFileScore(addFileSupport(structured, r.fileSupport), r.fileBlend);
   // the per-file decay and cap shape a list of chunks; files mode scores each file from its undecayed chunks
   const deduped = dedupeOverlaps(ranked);
-  const scored: Scored[] = params.files ? deduped : capPerFile(decayPerFile(deduped, r.fileDecay), r.fileCap, r.fileCapWithin);
+  const scored: Scored[] = params.files ? deduped : capPerFile(decayPerFile(deduped, r.fileDecay), r.fileCap, r.fileCapWithin, r.fileCapSpread);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
     : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score }));
@@ -135,10 +137,11 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded, expression };
   if (params.rankOnly) return { results: [], ...common };
   const docShare = params.explain ? docShares(store, expression, weights, picked.map((p) => p.hit)) : new Map<number, number>();
+  const kindWhy = params.explain ? kindRankingWhy(params.ranking, kind) : undefined;
   const results = picked.map(({ hit, score, matches }): SearchResult =>
     toSearchResult(store, hit, score, marks, params.snippetLines, texts, {
       ...(matches !== undefined ? { matches } : {}),
-      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...docWhy(docShare.get(hit.chunkId), weights[DOC_COLUMN]!), ...expansionWhy(expansion, hit.chunkId), ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
+      ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...docWhy(docShare.get(hit.chunkId), weights[DOC_COLUMN]!), ...expansionWhy(expansion, hit.chunkId), ...(kindWhy !== undefined ? [kindWhy] : []), ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
     }),
   );
   return { results, ...common };

@@ -200,22 +200,34 @@ export function addFileSupport<T extends RankedChunk>(hits: readonly T[], weight
  * At most `cap` chunks of one file in a row of results: the others move below the chunks of
  * other files (kept in order), so one large file does not crowd out the rest. With `within` > 0,
  * a file's later chunk also moves down unless it scores at least `within` × the file's best, so a
- * file shows its extra chunks only when they are nearly as good as its first. Input order must be
- * best first. `cap` 0 is off.
+ * file shows its extra chunks only when they are nearly as good as its first. With `spread` > 0, a
+ * chunk moved down goes only below the best chunks of the next `spread` files that follow it (a
+ * file's second function stays near its first; 0: below every other file's kept chunks). Input
+ * order must be best first; each moved chunk says so on `why`. `cap` 0 is off.
  */
-export function capPerFile<T extends RankedChunk>(hits: readonly T[], cap: number, within = 0): T[] {
+export function capPerFile<T extends RankedChunk>(hits: readonly T[], cap: number, within = 0, spread = 0): T[] {
   if (cap <= 0) return [...hits];
   const seen = new Map<string, { n: number; best: number }>();
-  const head: T[] = [];
-  const tail: T[] = [];
+  const out: T[] = [];
+  // chunks moved down, each waiting for `files` more files' best chunks (earlier ones never wait longer)
+  const waiting: Array<{ hit: T; files: number }> = [];
+  const where = spread > 0 ? `below the next ${spread} file${spread === 1 ? '' : 's'}` : 'below the other files';
   for (const h of hits) {
     const file = seen.get(h.path);
     const n = (file?.n ?? 0) + 1;
     const best = file?.best ?? h.score;
     seen.set(h.path, { n, best });
-    (n <= cap && (n === 1 || h.score >= within * best) ? head : tail).push(h);
+    if (n <= cap && (n === 1 || h.score >= within * best)) {
+      out.push(h);
+      if (n > 1 || spread === 0) continue;
+      for (const w of waiting) w.files -= 1;
+      while (waiting.length > 0 && waiting[0]!.files <= 0) out.push(waiting.shift()!.hit);
+      continue;
+    }
+    const reason = n > cap ? `chunk ${n} of its file, cap ${cap}` : `chunk ${n} of its file at ${fmt(best > 0 ? h.score / best : 0)} of its best, under ${fmt(within)}`;
+    waiting.push({ hit: { ...h, why: because(h, `${reason}: ${where}`) }, files: spread });
   }
-  return [...head, ...tail];
+  return [...out, ...waiting.map((w) => w.hit)];
 }
 
 /**

@@ -9,6 +9,8 @@ import { DEFAULT_CONFIG } from '../config/defaults.js';
 import type { FieldWeights, RankingConfig } from '../config/schema.js';
 import { EngineError } from '../core/errors.js';
 import { compileFilters } from '../search/filters.js';
+import { kindRankingWhy, rankingForKind } from '../search/kind-ranking.js';
+import { classifyQuery } from '../search/query-kind.js';
 import { parseQuery } from '../search/query-parse.js';
 import { planQuery, type PlanLevel } from '../search/query-plan.js';
 import { addFileSupport, aggregateFiles, applyPriors, applyStructure, blendFileScore, capPerFile, decayPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from '../search/rank.js';
@@ -87,7 +89,9 @@ async function rankRepo(sql: Sql, tok: QueryTokenizer, rev: RevisionStats, p: Ra
     if (candidates.length >= fetch) break;
   }
   const keptWords = selection.kept.flatMap((g) => g.alternatives.flat());
-  const r = p.ranking;
+  // the per-file steps of this query's kind (search.ranking.byKind), as lexicalSearch
+  const kind = classifyQuery(p.query, parsed);
+  const r = rankingForKind(p.ranking, kind);
   const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, p.query, parsed.long), nonCode: r.nonCode, nonDefinition: r.nonDefinition };
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
   const structure = { names, definitionBoost: r.definitionBoost, testToSource: r.testToSource };
@@ -96,10 +100,13 @@ async function rankRepo(sql: Sql, tok: QueryTokenizer, rev: RevisionStats, p: Ra
   const ranked = p.files ? structured : blendFileScore(addFileSupport(structured, r.fileSupport), r.fileBlend);
   // the per-file decay and cap shape a list of chunks; files mode scores each file from its undecayed chunks (as lexicalSearch)
   const deduped = dedupeOverlaps(ranked);
-  const scored: Scored[] = p.files ? deduped : capPerFile(decayPerFile(deduped, r.fileDecay), r.fileCap, r.fileCapWithin);
+  const scored: Scored[] = p.files ? deduped : capPerFile(decayPerFile(deduped, r.fileDecay), r.fileCap, r.fileCapWithin, r.fileCapSpread);
+  // the kind's own settings lead each explanation, after bm25 (as lexicalSearch)
+  const kindWhy = kindRankingWhy(p.ranking, kind);
+  const explained = (hit: Scored): Scored => (kindWhy === undefined ? hit : { ...hit, why: [kindWhy, ...(hit.why ?? [])] });
   const picked: Picked[] = p.files
-    ? aggregateFiles(scored).slice(0, p.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks, rev }))
-    : scored.slice(0, p.limit).map((hit) => ({ hit, score: hit.score, rev }));
+    ? aggregateFiles(scored).slice(0, p.limit).map((f) => ({ hit: explained(f.best), score: f.score, matches: f.chunks, rev }))
+    : scored.slice(0, p.limit).map((hit) => ({ hit: explained(hit), score: hit.score, rev }));
   return { picked, terms, dropped: [...selection.dropped], long: parsed.long, plan, marks: highlightTerms(keptWords) };
 }
 

@@ -32,10 +32,58 @@ describe('capPerFile with a closeness bound (within)', () => {
           return n.get(h.path)! === 1 || (n.get(h.path)! <= cap && h.score >= within * best.get(h.path)!);
         });
         const out = capPerFile(hits, cap, within);
-        expect(out).toEqual([...kept, ...hits.filter((h) => !kept.includes(h))]);
+        expect(at(out)).toEqual(at([...kept, ...hits.filter((h) => !kept.includes(h))]));
+        // a moved chunk says why; a kept one is the input's own object
+        for (const h of out.slice(kept.length)) expect((h as { why?: readonly string[] }).why?.[0]).toMatch(/^chunk \d+ of its file.*: below the other files$/);
+        for (const h of out.slice(0, kept.length)) expect(hits).toContain(h);
         // every file shows its best chunk before any file shows a second-rate one
         const head = out.slice(0, kept.length);
         for (const p of best.keys()) expect(head.some((h) => h.path === p)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('capPerFile with a spread', () => {
+  // a.ts:20 is the second function of the best file, at 0.5 of its best: the cap moves it down
+  const hits = [hit('a.ts', 1, 10), hit('a.ts', 20, 5), hit('b.ts', 1, 4.9), hit('c.ts', 1, 4.8), hit('d.ts', 1, 4.7), hit('e.ts', 1, 4.6)];
+
+  it('moves a chunk below the next `spread` files only, not below all of them', () => {
+    expect(at(capPerFile(hits, 3, 0.7, 2))).toEqual(['a.ts:1', 'b.ts:1', 'c.ts:1', 'a.ts:20', 'd.ts:1', 'e.ts:1']);
+    expect(at(capPerFile(hits, 3, 0.7, 1))).toEqual(['a.ts:1', 'b.ts:1', 'a.ts:20', 'c.ts:1', 'd.ts:1', 'e.ts:1']);
+    // spread 0: below every other file (the prototype's cap)
+    expect(at(capPerFile(hits, 3, 0.7, 0))).toEqual(['a.ts:1', 'b.ts:1', 'c.ts:1', 'd.ts:1', 'e.ts:1', 'a.ts:20']);
+    // fewer files than the spread: at the end
+    expect(at(capPerFile(hits.slice(0, 3), 3, 0.7, 5))).toEqual(['a.ts:1', 'b.ts:1', 'a.ts:20']);
+  });
+
+  it('counts only files whose best chunk comes after the moved one, and says where it went', () => {
+    // b.ts:30 (b's second chunk) does not count as a new file for a.ts:20
+    const two = [hit('a.ts', 1, 10), hit('b.ts', 1, 9), hit('a.ts', 20, 5), hit('b.ts', 30, 8.9 / 2), hit('c.ts', 1, 4), hit('d.ts', 1, 3)];
+    const out = capPerFile(two, 2, 0.7, 1);
+    expect(at(out)).toEqual(['a.ts:1', 'b.ts:1', 'c.ts:1', 'a.ts:20', 'b.ts:30', 'd.ts:1']);
+    expect((out[3] as { why?: readonly string[] }).why).toEqual(['chunk 2 of its file at 0.5 of its best, under 0.7: below the next 1 file']);
+    expect(at(capPerFile(two, 1, 0, 1))).toEqual(['a.ts:1', 'b.ts:1', 'c.ts:1', 'a.ts:20', 'b.ts:30', 'd.ts:1']);
+    expect((capPerFile(two, 1, 0, 1)[3] as { why?: readonly string[] }).why).toEqual(['chunk 2 of its file, cap 1: below the next 1 file']);
+  });
+
+  it('keeps every chunk once, each file\'s best in input order, and moves a chunk no further than `spread` new files (property)', () => {
+    const arb = fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', 'e'), fc.integer({ min: 1, max: 1000 })), { maxLength: 30 });
+    fc.assert(
+      fc.property(arb, fc.integer({ min: 1, max: 3 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 4 }), (raw, cap, within, spread) => {
+        const hits = raw.map(([p, s], i) => hit(p, i, s)).sort((x, y) => y.score - x.score || x.startLine - y.startLine);
+        const out = capPerFile(hits, cap, within, spread);
+        expect(at(out).sort()).toEqual(at(hits).sort());
+        const firsts = (xs: readonly { path: string; startLine: number }[]): string[] => at(xs.filter((h, i) => xs.findIndex((x) => x.path === h.path) === i));
+        expect(firsts(out)).toEqual(firsts(hits));
+        if (spread === 0) return;
+        // a moved chunk has at most `spread` files' first chunks between its old and new place that were not before it
+        out.forEach((h, i) => {
+          const j = hits.findIndex((x) => x.path === h.path && x.startLine === h.startLine);
+          const seenBefore = new Set(hits.slice(0, j).map((x) => x.path));
+          const newFiles = new Set(out.slice(0, i).filter((x) => !seenBefore.has(x.path) && x.path !== h.path).map((x) => x.path));
+          expect(newFiles.size).toBeLessThanOrEqual(spread);
+        });
       }),
     );
   });
