@@ -64,7 +64,8 @@ export function checkReferenceQuery(name: unknown, limit: number): string {
 type Candidate = { id: number; path: string; language: string; hash: string };
 
 /**
- * References to a name, by name (not type-resolved). Candidate files come from the FTS index,
+ * References to a name, by name (not type-resolved). Candidate files come from the FTS index (code
+ * and comment fields: a mention in a comment is a `text` reference),
  * which keeps identifiers whole; each candidate's stored text is scanned for the name at word
  * boundaries, and each occurrence takes the kind the index stored for the identifier there
  * (`name_uses`, collected from the syntax tree when the file was indexed); an occurrence that is
@@ -74,7 +75,7 @@ type Candidate = { id: number; path: string; language: string; hash: string };
 export async function findReferences(store: IndexStore, name: string, limit: number): Promise<ReferencesResult> {
   const n = checkReferenceQuery(name, limit);
   const tokens = n.split(/[$]+/).filter(Boolean);
-  const match = `body : "${tokens.join(' ')}"`;
+  const match = `{body doc} : "${tokens.join(' ')}"`;
   const candidates = store.read(() => store.search.filesMatching(match, MAX_CANDIDATE_FILES + 1));
   const definedIn = new Set(store.read(() => store.structure.byName(n, undefined, 1000)).filter((s) => s.name === n).map((s) => s.path));
   // the FTS index matches case-insensitively and by stem: keep the files holding the name's exact bytes
