@@ -188,6 +188,54 @@ export class FlatVectorIndex {
     return n;
   }
 
+  /**
+   * Bulk load of rows as `exportRows` gives them (one file read, no blob decode): row i of `rows`
+   * (`dimensions` components: int8 with its scale in `scales`, or float32) goes under `ids[i]`.
+   * Throws INVALID_ARGUMENT when the arrays do not fit this index's storage and dimensions.
+   */
+  addRows(ids: ArrayLike<number>, rows: Int8Array | Float32Array, scales?: Float32Array): void {
+    const n = ids.length;
+    const int8 = this.storage === 'int8';
+    if (int8 !== rows instanceof Int8Array || rows.length !== n * this.dimensions || (int8 && (!scales || scales.length !== n))) {
+      throw invalid('rows', `${rows.length} ${rows instanceof Int8Array ? 'int8' : 'float32'} components for ${n} rows of ${this.dimensions} (${this.storage})`);
+    }
+    const d = this.dimensions;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      if (!Number.isSafeInteger(id)) throw invalid('id', `${id}; expected a safe integer`);
+      const slot = this.slotOf.get(id) ?? this.allocate(id);
+      this.refreshViews();
+      const at = this.rowOffset(slot);
+      if (int8) {
+        this.i8.set((rows as Int8Array).subarray(i * d, i * d + d), at);
+        this.i8.fill(0, at + d, at + this.dp);
+        this.f32[this.scaleIndex(slot)] = scales![i]!;
+      } else {
+        this.f32.set((rows as Float32Array).subarray(i * d, i * d + d), at / 4);
+        this.f32.fill(0, at / 4 + d, at / 4 + this.dp);
+      }
+    }
+  }
+
+  /** Every row in slot order, unpadded: what `addRows` takes back (a vector snapshot's body). */
+  exportRows(): { ids: Float64Array; rows: Int8Array | Float32Array; scales?: Float32Array } {
+    const n = this.count;
+    const d = this.dimensions;
+    const ids = new Float64Array(n);
+    const rows = this.storage === 'int8' ? new Int8Array(n * d) : new Float32Array(n * d);
+    const scales = this.storage === 'int8' ? new Float32Array(n) : undefined;
+    this.refreshViews();
+    for (let slot = 0; slot < n; slot++) {
+      ids[slot] = this.idAt(slot);
+      const at = this.rowOffset(slot);
+      if (scales) {
+        (rows as Int8Array).set(this.i8.subarray(at, at + d), slot * d);
+        scales[slot] = this.f32[this.scaleIndex(slot)]!;
+      } else (rows as Float32Array).set(this.f32.subarray(at / 4, at / 4 + d), slot * d);
+    }
+    return scales ? { ids, rows, scales } : { ids, rows };
+  }
+
   /** Drops `id`'s vector; false when it had none. The last row moves into its slot. */
   remove(id: number): boolean {
     const slot = this.slotOf.get(id);

@@ -20,8 +20,9 @@ import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../searc
 import { classifyQuery, QUERY_KINDS, type QueryKind } from '../search/query-kind.js';
 import { isLongQuery } from '../search/query-parse.js';
 import { parseSubQueries } from '../search/sub-queries.js';
-import { VectorIndexCache, type VectorSnapshot } from '../search/vector-search.js';
+import { VectorIndexCache, type VectorLoadSource, type VectorSnapshot } from '../search/vector-search.js';
 import type { IndexStore } from '../store/index-store.js';
+import { VECTORS_STAMP_KEY } from '../store/meta-repo.js';
 import { loadExpansionTable } from './expansion-model.js';
 import { loadRankerModel } from './ranker-model.js';
 import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
@@ -107,6 +108,21 @@ export class SemanticLayer {
       this.logger.warn(`embedding stopped: ${e.message}`, { code: e.code });
       return { error: { code: e.code, message: e.message } };
     }
+  }
+
+  /**
+   * After an embedding pass: brings the vector snapshot beside the database (`<db>.vec`) up to the
+   * index's state, so the next process that blends reads it whole instead of every vector from
+   * SQLite. A throwaway cache: it reads the old snapshot, applies what changed, writes the new one.
+   * An index never stamped yet (written before vector snapshots) is stamped first.
+   */
+  persistVectors(store: IndexStore): VectorLoadSource | undefined {
+    const { model } = readEmbedState(store);
+    if (!model) return undefined;
+    if (store.read(() => store.meta.get(VECTORS_STAMP_KEY)) === undefined) store.transaction(() => store.meta.bumpVectorsStamp());
+    let source: VectorLoadSource | undefined;
+    new VectorIndexCache({ onLoad: (e) => (source = e.source) }).sync(store, fingerprintKey(model));
+    return source;
   }
 
   /** One idle slice for a watcher: true when more is pending. */
