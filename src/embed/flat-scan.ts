@@ -200,6 +200,7 @@ export class FlatVectorIndex {
       throw invalid('rows', `${rows.length} ${rows instanceof Int8Array ? 'int8' : 'float32'} components for ${n} rows of ${this.dimensions} (${this.storage})`);
     }
     const d = this.dimensions;
+    if (this.count === 0 && this.dp === d && this.addDense(ids, rows, scales)) return;
     for (let i = 0; i < n; i++) {
       const id = ids[i]!;
       if (!Number.isSafeInteger(id)) throw invalid('id', `${id}; expected a safe integer`);
@@ -215,6 +216,38 @@ export class FlatVectorIndex {
         this.f32.fill(0, at / 4 + d, at / 4 + this.dp);
       }
     }
+  }
+
+  /**
+   * `addRows` into an empty index whose rows need no padding: a block copy per chunk. False (and
+   * the index left empty) when an id repeats or is not a safe integer: the row-by-row path decides.
+   */
+  private addDense(ids: ArrayLike<number>, rows: Int8Array | Float32Array, scales: Float32Array | undefined): boolean {
+    const n = ids.length;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      if (!Number.isSafeInteger(id) || this.slotOf.has(id)) {
+        this.slotOf.clear();
+        return false;
+      }
+      this.slotOf.set(id, i);
+    }
+    const d = this.dimensions;
+    this.reserve(Math.ceil(n / this.chunkRows));
+    for (let start = 0; start < n; start += this.chunkRows) {
+      const end = Math.min(n, start + this.chunkRows);
+      if (start === this.chunkIds.length * this.chunkRows) this.growChunk();
+      this.refreshViews();
+      const c = start / this.chunkRows;
+      const base = this.chunksOffset + c * this.chunkBytes;
+      for (let i = start; i < end; i++) this.chunkIds[c]![i - start] = ids[i]!;
+      if (scales) {
+        this.i8.set((rows as Int8Array).subarray(start * d, end * d), base);
+        this.f32.set(scales.subarray(start, end), (base + this.scalesInChunk) / 4);
+      } else this.f32.set((rows as Float32Array).subarray(start * d, end * d), base / 4);
+    }
+    this.count = n;
+    return true;
   }
 
   /** Every row in slot order, unpadded: what `addRows` takes back (a vector snapshot's body). */
@@ -347,7 +380,13 @@ export class FlatVectorIndex {
   }
 
   private growChunk(): void {
-    const need = this.chunksOffset + (this.chunkIds.length + 1) * this.chunkBytes;
+    this.reserve(this.chunkIds.length + 1);
+    this.chunkIds.push(new Float64Array(this.chunkRows));
+  }
+
+  /** Grows the memory, in one step, to hold `chunks` chunks. Throws TOO_LARGE past 4 GiB. */
+  private reserve(chunks: number): void {
+    const need = this.chunksOffset + chunks * this.chunkBytes;
     const have = this.memory.buffer.byteLength;
     if (need > have) {
       try {
@@ -356,7 +395,6 @@ export class FlatVectorIndex {
         throw new EngineError('TOO_LARGE', { what: 'the vector index', size: need, unit: 'bytes', limit: WASM_MAX_PAGES * WASM_PAGE_BYTES }, { cause });
       }
     }
-    this.chunkIds.push(new Float64Array(this.chunkRows));
   }
 
   /** Typed-array views die when the memory grows; recreate them then. */

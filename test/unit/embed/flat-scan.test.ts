@@ -327,19 +327,25 @@ describe.each<[VectorStorage, 'auto' | 'js']>([
     expect(new FlatVectorIndex({ dimensions: 3, storage, kernel }).scoreIds(randomUnit(prng(1), 3), [1, 2])).toEqual([]);
   });
 
-  it('exportRows → addRows rebuilds the same index: same hits and scores, bit for bit, after removes (the vector snapshot)', () => {
-    const { index, rand } = build(17, 300, 11, 64);
+  // 17: padded rows (row by row); 32: unpadded (a block copy per chunk into an empty index)
+  it.each([17, 32])('exportRows → addRows rebuilds the same index: same hits and scores, bit for bit, after removes (the vector snapshot, %i dimensions)', (dim) => {
+    const { index, rand } = build(dim, 300, 11, 64);
     for (let id = 1; id < 300; id += 7) index.remove(id);
-    const copy = new FlatVectorIndex({ dimensions: 17, storage, kernel, chunkRows: 32 });
+    const copy = new FlatVectorIndex({ dimensions: dim, storage, kernel, chunkRows: 32 });
     const { ids, rows, scales } = index.exportRows();
     expect(ids.length).toBe(index.size);
     copy.addRows(ids, rows, scales);
     expect(copy.size).toBe(index.size);
     for (let t = 0; t < 5; t++) {
-      const q = randomUnit(rand, 17);
+      const q = randomUnit(rand, dim);
       expect(copy.search(q, 20)).toEqual(index.search(q, 20));
+      expect(copy.scoreIds(q, ids)).toEqual(index.scoreIds(q, ids));
     }
     expect(caught(() => copy.addRows(ids, rows.subarray(1), scales)).code).toBe('INVALID_ARGUMENT');
+    // a repeated id: the last row wins, as with add
+    const dup = new FlatVectorIndex({ dimensions: dim, storage, kernel });
+    dup.addRows([5, 5], rows.subarray(0, 2 * dim), scales?.subarray(0, 2));
+    expect(dup.size).toBe(1);
   });
 
   it('rejects bad input with INVALID_ARGUMENT', () => {
