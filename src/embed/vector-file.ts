@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 
 /*
@@ -134,6 +134,29 @@ export function readVectorFile(path: string, model: string): VectorFileData | un
     return undefined;
   }
   return decodeVectorFile(bytes, model);
+}
+
+/**
+ * The model and stamp the header of the snapshot at `path` names, read without the body (nor its
+ * checksum: a reader still checks the whole file); undefined when there is no readable header.
+ */
+export function readVectorFileHeader(path: string): { model: string; stamp: string } | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const fixed = Buffer.alloc(FIXED_HEADER);
+    if (readSync(fd, fixed, 0, FIXED_HEADER, 0) !== FIXED_HEADER || !fixed.subarray(0, 8).equals(MAGIC) || fixed.readUInt32LE(8) !== VECTOR_FILE_VERSION) return undefined;
+    const modelBytes = fixed.readUInt32LE(32);
+    const stampBytes = fixed.readUInt32LE(36);
+    if (modelBytes + stampBytes > 4096) return undefined;
+    const names = Buffer.alloc(modelBytes + stampBytes);
+    if (readSync(fd, names, 0, names.length, FIXED_HEADER) !== names.length) return undefined;
+    return { model: names.toString('utf8', 0, modelBytes), stamp: names.toString('utf8', modelBytes) };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** Writes the snapshot atomically (temporary file in the same directory, then rename). Returns the bytes written. */

@@ -9,6 +9,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { EngineError, isEngineError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { createEmbeddingProvider } from '../embed/create-provider.js';
+import { readVectorFileHeader, vectorFilePath } from '../embed/vector-file.js';
 import { fingerprintKey, type EmbeddingProvider, type ModelFingerprint } from '../embed/provider.js';
 import { readEmbedState, runEmbedPass, vectorCoverage, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
 import type { SearchMode } from '../search/search-result.js';
@@ -116,12 +117,16 @@ export class SemanticLayer {
    * SQLite. A throwaway cache: it reads the old snapshot, applies what changed, writes the new one.
    * An index never stamped yet (written before vector snapshots) is stamped first.
    */
-  persistVectors(store: IndexStore): VectorLoadSource | undefined {
+  persistVectors(store: IndexStore): VectorLoadSource | 'current' | undefined {
     const { model } = readEmbedState(store);
     if (!model) return undefined;
-    if (store.read(() => store.meta.get(VECTORS_STAMP_KEY)) === undefined) store.transaction(() => store.meta.bumpVectorsStamp());
+    const key = fingerprintKey(model);
+    const stamp = store.read(() => store.meta.get(VECTORS_STAMP_KEY)) ?? store.transaction(() => store.meta.bumpVectorsStamp());
+    // a pass that changed nothing: the file's header already names this state (a search checks the rest)
+    const header = readVectorFileHeader(vectorFilePath(store.path));
+    if (header?.model === key && header.stamp === stamp) return 'current';
     let source: VectorLoadSource | undefined;
-    new VectorIndexCache({ onLoad: (e) => (source = e.source) }).sync(store, fingerprintKey(model));
+    new VectorIndexCache({ onLoad: (e) => (source = e.source) }).sync(store, key);
     return source;
   }
 

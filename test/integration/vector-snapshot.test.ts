@@ -6,7 +6,7 @@
  * timed. Whatever the source, the vectors and the scores are those of a fresh load from SQLite,
  * bit for bit; a damaged file is never served.
  */
-import { copyFileSync, existsSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +95,14 @@ describe('the vector snapshot beside the database', () => {
     expect(got.written).toBeUndefined();
     expect(got.ids.length).toBeGreaterThanOrEqual(FILES);
     expectSameAsSqlite(got);
+  });
+
+  it('a pass that changes nothing leaves the file as it is (not rewritten: same inode)', async () => {
+    const before = statSync(snapshotPath()).ino;
+    const report = await engine.index();
+    expect(report.filesIndexed).toBe(0);
+    expect(statSync(snapshotPath()).ino).toBe(before);
+    expect(load().source).toBe('snapshot');
   });
 
   it('after an edit, a delete and a new file, the pass rewrites it; a stale one is brought up to date by a delta', async () => {
