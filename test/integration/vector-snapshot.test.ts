@@ -6,13 +6,15 @@
  * timed. Whatever the source, the vectors and the scores are those of a fresh load from SQLite,
  * bit for bit; a damaged file is never served.
  */
-import { copyFileSync, existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { createBuiltinProvider } from '../../src/embed/builtin-provider.js';
-import { decodeVectorFile, vectorFilePath } from '../../src/embed/vector-file.js';
+import { decodeVectorFile, readVectorFile, vectorFilePath, writeVectorFile } from '../../src/embed/vector-file.js';
 import { fingerprintKey } from '../../src/embed/provider.js';
 import { readEmbedState } from '../../src/indexer/embed-pass.js';
 import { VectorIndexCache, type VectorLoadSource } from '../../src/search/vector-search.js';
@@ -150,6 +152,37 @@ describe('the vector snapshot beside the database', () => {
     store.close();
     expect(decodeVectorFile(whole, `${model}x`)).toBeUndefined();
   });
+
+  it('two writer processes renaming over each other: a reader meanwhile sees a whole file every time, never a torn one', async () => {
+    // the built library (dist/, `npm run build`): two real processes write the file 40 times each
+    const store = IndexStore.open(db, { create: false });
+    const model = fingerprintKey(readEmbedState(store).model!);
+    store.close();
+    const base = decodeVectorFile(readFileSync(snapshotPath()), model)!;
+    const path = join(t.dir, 'race.vec');
+    writeVectorFile(path, { ...base, stamp: 'start' });
+    const dist = pathToFileURL(join(import.meta.dirname, '../../dist/embed/vector-file.js')).href;
+    const script = `const m = await import(${JSON.stringify(dist)}); const { readFileSync } = await import('node:fs');
+      const f = m.decodeVectorFile(readFileSync(process.argv[1]), process.argv[2]);
+      for (let i = 0; i < 40; i++) m.writeVectorFile(process.argv[1], { ...f, stamp: process.argv[3] + i });`;
+    const writers = ['a', 'b'].map((w) => spawn(process.execPath, ['--input-type=module', '-e', script, path, model, w], { stdio: ['ignore', 'ignore', 'pipe'] }));
+    const exits = writers.map((c) => new Promise<number | null>((resolve) => c.on('exit', resolve)));
+    let done = false;
+    void Promise.all(exits).then(() => (done = true));
+    const seen = new Set<string>();
+    let reads = 0;
+    while (!done || reads === 0) {
+      const got = readVectorFile(path, model);
+      expect(got).toBeDefined();
+      expect(Buffer.from(got!.rows.buffer, got!.rows.byteOffset, got!.rows.byteLength).equals(Buffer.from(base.rows.buffer, base.rows.byteOffset, base.rows.byteLength))).toBe(true);
+      seen.add(got!.stamp.slice(0, 1));
+      reads++;
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(await Promise.all(exits)).toEqual([0, 0]);
+    expect(readVectorFile(path, model)!.stamp).toMatch(/^[ab]39$/);
+    expect(readdirSync(t.dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  }, 60_000);
 
   it('any byte flip or truncation makes the file rejected (property), and such a file in place is never served', () => {
     const whole = readFileSync(snapshotPath());
