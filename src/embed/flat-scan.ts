@@ -97,6 +97,12 @@ export class FlatVectorIndex {
   private readonly kernel: ScanKernel;
   private readonly chunkIds: Float64Array[] = [];
   private readonly slotOf = new Map<number, number>();
+  /**
+   * After `addRows` of ascending ids into an empty index: slot i holds `sortedIds[i]`, found by
+   * binary search, and `slotOf` is built only when a row is added or removed (a process that only
+   * searches never builds the map).
+   */
+  private sortedIds: Float64Array | undefined;
   private count = 0;
   private buffer: ArrayBuffer;
   private i8: Int8Array;
@@ -154,7 +160,7 @@ export class FlatVectorIndex {
   }
 
   has(id: number): boolean {
-    return this.slotOf.has(id);
+    return this.slotFor(id) !== undefined;
   }
 
   /**
@@ -172,6 +178,7 @@ export class FlatVectorIndex {
     }
     if (v.kind === 'float32') assertFinite(v.values);
     else if (!(Number.isFinite(v.scale) && v.scale >= 0)) throw invalid('vector', `scale ${v.scale}`);
+    this.materializeSlots();
     let slot = this.slotOf.get(id);
     if (slot === undefined) slot = this.allocate(id);
     if (this.storage === 'int8') this.writeInt8(slot, v);
@@ -201,6 +208,7 @@ export class FlatVectorIndex {
     }
     const d = this.dimensions;
     if (this.count === 0 && this.dp === d && this.addDense(ids, rows, scales)) return;
+    this.materializeSlots();
     for (let i = 0; i < n; i++) {
       const id = ids[i]!;
       if (!Number.isSafeInteger(id)) throw invalid('id', `${id}; expected a safe integer`);
@@ -219,19 +227,17 @@ export class FlatVectorIndex {
   }
 
   /**
-   * `addRows` into an empty index whose rows need no padding: a block copy per chunk. False (and
-   * the index left empty) when an id repeats or is not a safe integer: the row-by-row path decides.
+   * `addRows` into an empty index whose rows need no padding, ids ascending (as `exportRows` gives
+   * them): a block copy per chunk, ids kept for binary search. False (index left empty) otherwise:
+   * the row-by-row path decides.
    */
   private addDense(ids: ArrayLike<number>, rows: Int8Array | Float32Array, scales: Float32Array | undefined): boolean {
     const n = ids.length;
     for (let i = 0; i < n; i++) {
       const id = ids[i]!;
-      if (!Number.isSafeInteger(id) || this.slotOf.has(id)) {
-        this.slotOf.clear();
-        return false;
-      }
-      this.slotOf.set(id, i);
+      if (!Number.isSafeInteger(id) || (i > 0 && !(id > ids[i - 1]!))) return false;
     }
+    const sorted = ids instanceof Float64Array ? ids.slice() : Float64Array.from(ids);
     const d = this.dimensions;
     this.reserve(Math.ceil(n / this.chunkRows));
     for (let start = 0; start < n; start += this.chunkRows) {
@@ -240,37 +246,64 @@ export class FlatVectorIndex {
       this.refreshViews();
       const c = start / this.chunkRows;
       const base = this.chunksOffset + c * this.chunkBytes;
-      for (let i = start; i < end; i++) this.chunkIds[c]![i - start] = ids[i]!;
+      this.chunkIds[c]!.set(sorted.subarray(start, end));
       if (scales) {
         this.i8.set((rows as Int8Array).subarray(start * d, end * d), base);
         this.f32.set(scales.subarray(start, end), (base + this.scalesInChunk) / 4);
       } else this.f32.set((rows as Float32Array).subarray(start * d, end * d), base / 4);
     }
     this.count = n;
+    this.sortedIds = sorted;
     return true;
   }
 
-  /** Every row in slot order, unpadded: what `addRows` takes back (a vector snapshot's body). */
+  /** `id`'s slot, or undefined. */
+  private slotFor(id: number): number | undefined {
+    const ids = this.sortedIds;
+    if (!ids) return this.slotOf.get(id);
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = ids[mid]!;
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** Builds `slotOf` from `sortedIds` before the first change of rows. */
+  private materializeSlots(): void {
+    const ids = this.sortedIds;
+    if (!ids) return;
+    this.sortedIds = undefined;
+    for (let i = 0; i < ids.length; i++) this.slotOf.set(ids[i]!, i);
+  }
+
+  /** Every row by ascending id, unpadded: what `addRows` takes back fastest (a vector snapshot's body). */
   exportRows(): { ids: Float64Array; rows: Int8Array | Float32Array; scales?: Float32Array } {
     const n = this.count;
     const d = this.dimensions;
+    const slots = Array.from({ length: n }, (_, slot) => slot).sort((a, b) => this.idAt(a) - this.idAt(b));
     const ids = new Float64Array(n);
     const rows = this.storage === 'int8' ? new Int8Array(n * d) : new Float32Array(n * d);
     const scales = this.storage === 'int8' ? new Float32Array(n) : undefined;
     this.refreshViews();
-    for (let slot = 0; slot < n; slot++) {
-      ids[slot] = this.idAt(slot);
+    slots.forEach((slot, i) => {
+      ids[i] = this.idAt(slot);
       const at = this.rowOffset(slot);
       if (scales) {
-        (rows as Int8Array).set(this.i8.subarray(at, at + d), slot * d);
-        scales[slot] = this.f32[this.scaleIndex(slot)]!;
-      } else (rows as Float32Array).set(this.f32.subarray(at / 4, at / 4 + d), slot * d);
-    }
+        (rows as Int8Array).set(this.i8.subarray(at, at + d), i * d);
+        scales[i] = this.f32[this.scaleIndex(slot)]!;
+      } else (rows as Float32Array).set(this.f32.subarray(at / 4, at / 4 + d), i * d);
+    });
     return scales ? { ids, rows, scales } : { ids, rows };
   }
 
   /** Drops `id`'s vector; false when it had none. The last row moves into its slot. */
   remove(id: number): boolean {
+    this.materializeSlots();
     const slot = this.slotOf.get(id);
     if (slot === undefined) return false;
     this.slotOf.delete(id);
@@ -324,7 +357,7 @@ export class FlatVectorIndex {
     const score = new Float32Array(this.buffer, this.scoresOffset, 1);
     const out: VectorHit[] = [];
     for (const id of ids) {
-      const slot = this.slotOf.get(id);
+      const slot = this.slotFor(id);
       if (slot === undefined) continue;
       const row = this.rowOffset(slot);
       if (this.storage === 'int8') this.kernel.scoreI8(0, row, this.scaleIndex(slot) * 4, 1, this.dp, qScale, this.scoresOffset);

@@ -341,6 +341,24 @@ describe.each<[VectorStorage, 'auto' | 'js']>([
       expect(copy.search(q, 20)).toEqual(index.search(q, 20));
       expect(copy.scoreIds(q, ids)).toEqual(index.scoreIds(q, ids));
     }
+    // ids come out ascending; the copy still takes changes (its id map is built on the first one)
+    expect([...ids]).toEqual([...ids].sort((a, b) => a - b));
+    expect(copy.has(ids[3]!)).toBe(true);
+    expect(copy.has(ids[3]! + 0.5)).toBe(false);
+    for (const target of [index, copy]) {
+      target.remove(ids[3]!);
+      target.add(ids[3]!, randomUnit(prng(99), dim));
+      target.add(100_000, randomUnit(prng(98), dim));
+    }
+    const q = randomUnit(rand, dim);
+    expect(copy.search(q, 50)).toEqual(index.search(q, 50));
+    // ids out of order load row by row, the same
+    const reversed = new FlatVectorIndex({ dimensions: dim, storage, kernel });
+    const order = [...ids.keys()].reverse();
+    reversed.addRows(order.map((i) => ids[i]!), storage === 'int8' ? Int8Array.from(order.flatMap((i) => [...rows.subarray(i * dim, (i + 1) * dim)])) : Float32Array.from(order.flatMap((i) => [...rows.subarray(i * dim, (i + 1) * dim)])), scales ? Float32Array.from(order.map((i) => scales[i]!)) : undefined);
+    const fresh = new FlatVectorIndex({ dimensions: dim, storage, kernel });
+    fresh.addRows(ids, rows, scales);
+    expect(reversed.search(q, 30)).toEqual(fresh.search(q, 30));
     expect(caught(() => copy.addRows(ids, rows.subarray(1), scales)).code).toBe('INVALID_ARGUMENT');
     // a repeated id: the last row wins, as with add
     const dup = new FlatVectorIndex({ dimensions: dim, storage, kernel });
