@@ -45,6 +45,7 @@ export class VectorIndexCache {
   private readonly hashes = new Map<number, string>();
   /** A snapshot's ids and hashes not yet put in `hashes`. */
   private fileHashes: { ids: Float64Array; hashes: Uint8Array } | undefined;
+  private writeDue = false;
 
   constructor(private readonly options: VectorCacheOptions = {}) {}
 
@@ -86,12 +87,26 @@ export class VectorIndexCache {
       source = 'sqlite';
       this.bulkLoad(store, model);
     } else {
-      source = 'delta';
+      // a long-lived process (MCP server, watch) brought its vectors up to date: the file follows
+      // after this search has answered, not in its way
       this.applyDelta(store, model);
+      this.stamp = stamp;
+      this.writeSoon(store, model);
+      return this.options.onLoad?.({ source: 'delta', rows: this.index?.size ?? 0 });
     }
     this.stamp = stamp;
     const written = stamp !== undefined ? this.writeFile(model, stamp) : undefined;
     this.options.onLoad?.({ source, rows: this.index?.size ?? 0, ...(written !== undefined ? { written } : {}) });
+  }
+
+  /** Writes the file on the next turn of the event loop (once for any number of syncs before it), with the state then held. */
+  private writeSoon(store: IndexStore, model: string): void {
+    if (this.writeDue) return;
+    this.writeDue = true;
+    setImmediate(() => {
+      this.writeDue = false;
+      if (this.store === store && this.model === model && this.stamp !== undefined) this.writeFile(model, this.stamp);
+    }).unref();
   }
 
   /** Loads the snapshot file as the index (whatever its stamp); false when there is none usable. */

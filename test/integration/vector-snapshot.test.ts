@@ -137,6 +137,22 @@ describe('the vector snapshot beside the database', () => {
     expectSameAsSqlite(after);
   }, 60_000);
 
+  it('in a long-lived engine, a search after a change brings its vectors up to date and rewrites the file after answering', async () => {
+    await engine.search(QUERIES[0]!, { limit: 3 }); // the engine's own cache, loaded from the file
+    writeFileSync(join(root, file(9)), source(9, ' // edited again'));
+    backdate(root, [file(9)], 60);
+    await engine.index();
+    rmSync(snapshotPath()); // what the pass wrote: only the engine's cache can put it back now
+    const response = await engine.search(QUERIES[0]!, { limit: 3 });
+    expect(response.meta.mode).toBe('hybrid');
+    expect(existsSync(snapshotPath())).toBe(false); // not in the search's way
+    await new Promise((r) => setImmediate(r));
+    expect(existsSync(snapshotPath())).toBe(true);
+    const got = load();
+    expect(got.source).toBe('snapshot');
+    expectSameAsSqlite(got);
+  }, 60_000);
+
   it('a missing, truncated or foreign file is ignored, replaced by a load from SQLite, and rewritten', () => {
     rmSync(snapshotPath());
     expect(load().source).toBe('sqlite');
