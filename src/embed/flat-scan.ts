@@ -285,7 +285,10 @@ export class FlatVectorIndex {
   exportRows(): { ids: Float64Array; rows: Int8Array | Float32Array; scales?: Float32Array } {
     const n = this.count;
     const d = this.dimensions;
-    const slots = Array.from({ length: n }, (_, slot) => slot).sort((a, b) => this.idAt(a) - this.idAt(b));
+    const slots = Array.from({ length: n }, (_, slot) => slot);
+    let ascending = true;
+    for (let slot = 1; slot < n && ascending; slot++) ascending = this.idAt(slot) > this.idAt(slot - 1);
+    if (!ascending) slots.sort((a, b) => this.idAt(a) - this.idAt(b));
     const ids = new Float64Array(n);
     const rows = this.storage === 'int8' ? new Int8Array(n * d) : new Float32Array(n * d);
     const scales = this.storage === 'int8' ? new Float32Array(n) : undefined;

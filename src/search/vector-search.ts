@@ -132,11 +132,11 @@ export class VectorIndexCache {
     if (!path || !this.index || this.index.size === 0) return undefined;
     this.materializeHashes();
     const { ids, rows, scales } = this.index.exportRows();
-    const hashes = new Uint8Array(ids.length * HASH_BYTES);
+    const hashes = Buffer.alloc(ids.length * HASH_BYTES);
     for (let i = 0; i < ids.length; i++) {
       const hex = this.hashes.get(ids[i]!);
-      if (hex === undefined || !/^[0-9a-f]{64}$/.test(hex)) return undefined; // a hash the file cannot hold: no snapshot
-      hashes.set(Buffer.from(hex, 'hex'), i * HASH_BYTES);
+      // a hash the file cannot hold (not 64 hex digits): no snapshot
+      if (hex?.length !== 2 * HASH_BYTES || hashes.write(hex, i * HASH_BYTES, HASH_BYTES, 'hex') !== HASH_BYTES) return undefined;
     }
     try {
       return writeVectorFile(path, { model, stamp, dimensions: this.index.dimensions, ids, rows, scales, hashes });
