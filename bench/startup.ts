@@ -8,7 +8,8 @@
  * of this repository's src/ built into a temporary directory first. Each command runs twice
  * untimed (page cache, V8 compile cache), then `runs` times; the runs are interleaved (round r runs
  * every case once), so a change in machine load hits every case alike. Cases, per runtime:
- * `node -e 0`; `scry --version`, `--help`, a warm `search`, `search --json`, `status`, `symbols`
+ * `node -e 0`; `scry --version`, `--help`, a warm `search` (a question: blended), `search --json`, a `search` of an
+ * identifier (ranked lexically: no vectors loaded), `status`, `symbols`
  * through bin/scry.js (the bundle); the same `--help` and `search` through the unbundled
  * dist/cli/main.js; and, where the runtime has `module.enableCompileCache`, `--help` and `search`
  * with NODE_DISABLE_COMPILE_CACHE=1. `--node` adds runtimes (e.g. Node 22 from the npm package
@@ -27,6 +28,8 @@ import { fmtMs, round2, summarize, type Summary } from './stats.js';
 
 const TARGETS = { helpOverNodeMs: 60, searchOverNodeMs: 120 } as const;
 const QUERY = 'open the sqlite database';
+/** An identifier: a kind the blend gate ranks lexically (no model, no vectors loaded): the floor a blended search is held to. */
+const LEXICAL_QUERY = 'openDatabase';
 const BIN = join(REPO_ROOT, 'bin', 'scry.js');
 const UNBUNDLED = pathToFileURL(join(REPO_ROOT, 'dist', 'cli', 'main.js')).href;
 /** Runs the unbundled CLI the way bin/scry.js runs the bundle (argv[1] is a placeholder script name). */
@@ -71,6 +74,7 @@ function casesFor(runtime: string, db: string, compileCache: boolean, base: stri
     scry('scry --help', ['--help']),
     scry('scry search', search),
     scry('scry search --json', [...search, '--json']),
+    scry('scry search (lexical kind)', ['search', LEXICAL_QUERY, '--db', db, '-k', '10']),
     scry('scry status', ['status', '--db', db]),
     scry('scry symbols', ['symbols', 'openDatabase', '--db', db]),
     { runtime, name: 'unbundled --help', args: ['--input-type=module', '-e', UNBUNDLED_RUNNER, 'scry', '--help'] },
@@ -78,7 +82,7 @@ function casesFor(runtime: string, db: string, compileCache: boolean, base: stri
   ];
   if (base !== undefined) {
     const baseBin = join(base, 'bin', 'scry.js');
-    cases.push({ runtime, name: 'base --help', args: [baseBin, '--help'] }, { runtime, name: 'base search', args: [baseBin, ...search] });
+    cases.push({ runtime, name: 'base --help', args: [baseBin, '--help'] }, { runtime, name: 'base search', args: [baseBin, ...search] }, { runtime, name: 'base search (lexical kind)', args: [baseBin, 'search', LEXICAL_QUERY, '--db', db, '-k', '10'] });
   }
   if (compileCache) {
     const off = { NODE_DISABLE_COMPILE_CACHE: '1' };

@@ -97,6 +97,12 @@ export class FlatVectorIndex {
   private readonly kernel: ScanKernel;
   private readonly chunkIds: Float64Array[] = [];
   private readonly slotOf = new Map<number, number>();
+  /**
+   * After `addRows` of ascending ids into an empty index: slot i holds `sortedIds[i]`, found by
+   * binary search, and `slotOf` is built only when a row is added or removed (a process that only
+   * searches never builds the map).
+   */
+  private sortedIds: Float64Array | undefined;
   private count = 0;
   private buffer: ArrayBuffer;
   private i8: Int8Array;
@@ -154,7 +160,7 @@ export class FlatVectorIndex {
   }
 
   has(id: number): boolean {
-    return this.slotOf.has(id);
+    return this.slotFor(id) !== undefined;
   }
 
   /**
@@ -172,6 +178,7 @@ export class FlatVectorIndex {
     }
     if (v.kind === 'float32') assertFinite(v.values);
     else if (!(Number.isFinite(v.scale) && v.scale >= 0)) throw invalid('vector', `scale ${v.scale}`);
+    this.materializeSlots();
     let slot = this.slotOf.get(id);
     if (slot === undefined) slot = this.allocate(id);
     if (this.storage === 'int8') this.writeInt8(slot, v);
@@ -188,8 +195,118 @@ export class FlatVectorIndex {
     return n;
   }
 
+  /**
+   * Bulk load of rows as `exportRows` gives them (one file read, no blob decode): row i of `rows`
+   * (`dimensions` components: int8 with its scale in `scales`, or float32) goes under `ids[i]`.
+   * Throws INVALID_ARGUMENT when the arrays do not fit this index's storage and dimensions.
+   */
+  addRows(ids: ArrayLike<number>, rows: Int8Array | Float32Array, scales?: Float32Array): void {
+    const n = ids.length;
+    const int8 = this.storage === 'int8';
+    if (int8 !== rows instanceof Int8Array || rows.length !== n * this.dimensions || (int8 && (!scales || scales.length !== n))) {
+      throw invalid('rows', `${rows.length} ${rows instanceof Int8Array ? 'int8' : 'float32'} components for ${n} rows of ${this.dimensions} (${this.storage})`);
+    }
+    const d = this.dimensions;
+    if (this.count === 0 && this.dp === d && this.addDense(ids, rows, scales)) return;
+    this.materializeSlots();
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      if (!Number.isSafeInteger(id)) throw invalid('id', `${id}; expected a safe integer`);
+      const slot = this.slotOf.get(id) ?? this.allocate(id);
+      this.refreshViews();
+      const at = this.rowOffset(slot);
+      if (int8) {
+        this.i8.set((rows as Int8Array).subarray(i * d, i * d + d), at);
+        this.i8.fill(0, at + d, at + this.dp);
+        this.f32[this.scaleIndex(slot)] = scales![i]!;
+      } else {
+        this.f32.set((rows as Float32Array).subarray(i * d, i * d + d), at / 4);
+        this.f32.fill(0, at / 4 + d, at / 4 + this.dp);
+      }
+    }
+  }
+
+  /**
+   * `addRows` into an empty index whose rows need no padding, ids ascending (as `exportRows` gives
+   * them): a block copy per chunk, ids kept for binary search. False (index left empty) otherwise:
+   * the row-by-row path decides.
+   */
+  private addDense(ids: ArrayLike<number>, rows: Int8Array | Float32Array, scales: Float32Array | undefined): boolean {
+    const n = ids.length;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      if (!Number.isSafeInteger(id) || (i > 0 && !(id > ids[i - 1]!))) return false;
+    }
+    const sorted = ids instanceof Float64Array ? ids.slice() : Float64Array.from(ids);
+    const d = this.dimensions;
+    this.reserve(Math.ceil(n / this.chunkRows));
+    for (let start = 0; start < n; start += this.chunkRows) {
+      const end = Math.min(n, start + this.chunkRows);
+      if (start === this.chunkIds.length * this.chunkRows) this.growChunk();
+      this.refreshViews();
+      const c = start / this.chunkRows;
+      const base = this.chunksOffset + c * this.chunkBytes;
+      this.chunkIds[c]!.set(sorted.subarray(start, end));
+      if (scales) {
+        this.i8.set((rows as Int8Array).subarray(start * d, end * d), base);
+        this.f32.set(scales.subarray(start, end), (base + this.scalesInChunk) / 4);
+      } else this.f32.set((rows as Float32Array).subarray(start * d, end * d), base / 4);
+    }
+    this.count = n;
+    this.sortedIds = sorted;
+    return true;
+  }
+
+  /** `id`'s slot, or undefined. */
+  private slotFor(id: number): number | undefined {
+    const ids = this.sortedIds;
+    if (!ids) return this.slotOf.get(id);
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = ids[mid]!;
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** Builds `slotOf` from `sortedIds` before the first change of rows. */
+  private materializeSlots(): void {
+    const ids = this.sortedIds;
+    if (!ids) return;
+    this.sortedIds = undefined;
+    for (let i = 0; i < ids.length; i++) this.slotOf.set(ids[i]!, i);
+  }
+
+  /** Every row by ascending id, unpadded: what `addRows` takes back fastest (a vector snapshot's body). */
+  exportRows(): { ids: Float64Array; rows: Int8Array | Float32Array; scales?: Float32Array } {
+    const n = this.count;
+    const d = this.dimensions;
+    const slots = Array.from({ length: n }, (_, slot) => slot);
+    let ascending = true;
+    for (let slot = 1; slot < n && ascending; slot++) ascending = this.idAt(slot) > this.idAt(slot - 1);
+    if (!ascending) slots.sort((a, b) => this.idAt(a) - this.idAt(b));
+    const ids = new Float64Array(n);
+    const rows = this.storage === 'int8' ? new Int8Array(n * d) : new Float32Array(n * d);
+    const scales = this.storage === 'int8' ? new Float32Array(n) : undefined;
+    this.refreshViews();
+    slots.forEach((slot, i) => {
+      ids[i] = this.idAt(slot);
+      const at = this.rowOffset(slot);
+      if (scales) {
+        (rows as Int8Array).set(this.i8.subarray(at, at + d), i * d);
+        scales[i] = this.f32[this.scaleIndex(slot)]!;
+      } else (rows as Float32Array).set(this.f32.subarray(at / 4, at / 4 + d), i * d);
+    });
+    return scales ? { ids, rows, scales } : { ids, rows };
+  }
+
   /** Drops `id`'s vector; false when it had none. The last row moves into its slot. */
   remove(id: number): boolean {
+    this.materializeSlots();
     const slot = this.slotOf.get(id);
     if (slot === undefined) return false;
     this.slotOf.delete(id);
@@ -243,7 +360,7 @@ export class FlatVectorIndex {
     const score = new Float32Array(this.buffer, this.scoresOffset, 1);
     const out: VectorHit[] = [];
     for (const id of ids) {
-      const slot = this.slotOf.get(id);
+      const slot = this.slotFor(id);
       if (slot === undefined) continue;
       const row = this.rowOffset(slot);
       if (this.storage === 'int8') this.kernel.scoreI8(0, row, this.scaleIndex(slot) * 4, 1, this.dp, qScale, this.scoresOffset);
@@ -299,7 +416,13 @@ export class FlatVectorIndex {
   }
 
   private growChunk(): void {
-    const need = this.chunksOffset + (this.chunkIds.length + 1) * this.chunkBytes;
+    this.reserve(this.chunkIds.length + 1);
+    this.chunkIds.push(new Float64Array(this.chunkRows));
+  }
+
+  /** Grows the memory, in one step, to hold `chunks` chunks. Throws TOO_LARGE past 4 GiB. */
+  private reserve(chunks: number): void {
+    const need = this.chunksOffset + chunks * this.chunkBytes;
     const have = this.memory.buffer.byteLength;
     if (need > have) {
       try {
@@ -308,7 +431,6 @@ export class FlatVectorIndex {
         throw new EngineError('TOO_LARGE', { what: 'the vector index', size: need, unit: 'bytes', limit: WASM_MAX_PAGES * WASM_PAGE_BYTES }, { cause });
       }
     }
-    this.chunkIds.push(new Float64Array(this.chunkRows));
   }
 
   /** Typed-array views die when the memory grows; recreate them then. */

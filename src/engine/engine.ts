@@ -153,6 +153,7 @@ class EngineImpl implements Engine {
     const store = this.open(true);
     if (options.embed === false) return report;
     const embedding = await this.semantic.embedAfterPass(store, { signal: options.signal, onProgress: options.onEmbedProgress });
+    if (embedding && !('error' in embedding)) this.semantic.persistVectors(store);
     return embedding ? { ...report, embedding } : report;
   }
 

@@ -9,6 +9,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { EngineError, isEngineError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { createEmbeddingProvider } from '../embed/create-provider.js';
+import { readVectorFileHeader, vectorFilePath } from '../embed/vector-file.js';
 import { fingerprintKey, type EmbeddingProvider, type ModelFingerprint } from '../embed/provider.js';
 import { readEmbedState, runEmbedPass, vectorCoverage, type EmbedProgress, type EmbedReport, type EmbedState } from '../indexer/embed-pass.js';
 import type { SearchMode } from '../search/search-result.js';
@@ -21,8 +22,9 @@ import { kindDiversity, rankingForKind } from '../search/kind-ranking.js';
 import { classifyQuery, QUERY_KINDS, type QueryKind } from '../search/query-kind.js';
 import { isLongQuery } from '../search/query-parse.js';
 import { parseSubQueries } from '../search/sub-queries.js';
-import { VectorIndexCache, type VectorSnapshot } from '../search/vector-search.js';
+import { VectorIndexCache, type VectorLoadSource, type VectorSnapshot } from '../search/vector-search.js';
 import type { IndexStore } from '../store/index-store.js';
+import { VECTORS_STAMP_KEY } from '../store/meta-repo.js';
 import { loadExpansionTable } from './expansion-model.js';
 import { loadRankerModel } from './ranker-model.js';
 import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
@@ -108,6 +110,25 @@ export class SemanticLayer {
       this.logger.warn(`embedding stopped: ${e.message}`, { code: e.code });
       return { error: { code: e.code, message: e.message } };
     }
+  }
+
+  /**
+   * After an embedding pass: brings the vector snapshot beside the database (`<db>.vec`) up to the
+   * index's state, so the next process that blends reads it whole instead of every vector from
+   * SQLite. A throwaway cache: it reads the old snapshot, applies what changed, writes the new one.
+   * An index never stamped yet (written before vector snapshots) is stamped first.
+   */
+  persistVectors(store: IndexStore): VectorLoadSource | 'current' | undefined {
+    const { model } = readEmbedState(store);
+    if (!model) return undefined;
+    const key = fingerprintKey(model);
+    const stamp = store.read(() => store.meta.get(VECTORS_STAMP_KEY)) ?? store.transaction(() => store.meta.bumpVectorsStamp());
+    // a pass that changed nothing: the file's header already names this state (a search checks the rest)
+    const header = readVectorFileHeader(vectorFilePath(store.path));
+    if (header?.model === key && header.stamp === stamp) return 'current';
+    let source: VectorLoadSource | undefined;
+    new VectorIndexCache({ onLoad: (e) => (source = e.source) }).sync(store, key);
+    return source;
   }
 
   /** One idle slice for a watcher: true when more is pending. */

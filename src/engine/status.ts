@@ -25,6 +25,7 @@ export interface StatusReport {
   readonly lastPassSkipped: Partial<Record<SkipReason, number>>;
   /** Stored files whose token literals were redacted (`«redacted:<rule>»`): how many, and at most 100 of them with their rules. */
   readonly redacted: { readonly files: number; readonly list: readonly RedactedFile[] };
+  /** Bytes on disk: the database, its WAL and its vector snapshot (`<db>.vec`). */
   readonly dbBytes: number;
   /** Code structure: definitions and imports stored, files by parser, and files that fell back to line windows. */
   readonly structure: StructureStatus;

@@ -1,5 +1,6 @@
 import type { ChunkKind } from '../core/chunk.js';
 import type { Db } from './database.js';
+import { BUMP_VECTORS_STAMP_SQL } from './meta-repo.js';
 
 /** The text fields a chunk is indexed under; see docs/DESIGN.md "Lexical fields". */
 export interface FtsFields {
@@ -45,6 +46,7 @@ export class ChunkRepo {
   private readonly insertFtsStmt;
   private readonly deleteFtsStmt;
   private readonly deleteStmt;
+  private readonly bumpStmt;
   private readonly countStmt;
   private readonly ofFileStmt;
 
@@ -59,6 +61,8 @@ export class ChunkRepo {
     );
     this.deleteFtsStmt = db.prepare<[number]>('DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?)');
     this.deleteStmt = db.prepare<[number]>('DELETE FROM chunks WHERE file_id = ?');
+    // a chunk gone: a vector snapshot holding it is stale (meta-repo.ts)
+    this.bumpStmt = db.prepare<[]>(BUMP_VECTORS_STAMP_SQL);
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks');
     this.ofFileStmt = db.prepare<[number], ChunkRecord>(
       `SELECT ordinal, kind, start_line AS startLine, end_line AS endLine, start_byte AS startByte, end_byte AS endByte, hash, symbol, container,
@@ -82,6 +86,7 @@ export class ChunkRepo {
   deleteForFile(fileId: number): void {
     this.deleteFtsStmt.run(fileId);
     this.deleteStmt.run(fileId);
+    this.bumpStmt.run();
   }
 
   count(): number {

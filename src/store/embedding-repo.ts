@@ -1,5 +1,6 @@
 import type { Db } from './database.js';
 import { asBuffer } from './driver.js';
+import { BUMP_VECTORS_STAMP_SQL } from './meta-repo.js';
 
 /** A chunk text that has no vector for a model yet: what the embedding pass reads and embeds. */
 export interface PendingChunk {
@@ -45,6 +46,7 @@ export class EmbeddingRepo {
   private readonly chunkVectorsStmt;
   private readonly chunkIdsStmt;
   private readonly coveredStmt;
+  private readonly bumpStmt;
 
   constructor(db: Db) {
     // CROSS JOIN keeps the queue the outer loop (a few rows after an edit), each file's chunks read
@@ -74,6 +76,7 @@ export class EmbeddingRepo {
       'SELECT c.id AS id, c.hash AS hash, e.vector AS vector FROM chunks c JOIN embeddings e ON e.model = ? AND e.chunk_hash = c.hash WHERE c.id > ? ORDER BY c.id',
     );
     this.chunkIdsStmt = db.prepare<[], { id: number; hash: string }>('SELECT id, hash FROM chunks');
+    this.bumpStmt = db.prepare<[]>(BUMP_VECTORS_STAMP_SQL);
     this.coveredStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM chunks c WHERE EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.chunk_hash = c.hash)');
   }
 
@@ -96,9 +99,10 @@ export class EmbeddingRepo {
     return this.missingChunksStmt.get(model)!.n;
   }
 
-  /** Queues a file whose chunks were (re)written. Call in the transaction that writes them. */
+  /** Queues a file whose chunks were (re)written, and replaces the vectors stamp. Call in the transaction that writes them. */
   queue(fileId: number): void {
     this.queueStmt.run(fileId);
+    this.bumpStmt.run();
   }
 
   /** Queues every file (a model the queue was not kept for). */
@@ -120,8 +124,10 @@ export class EmbeddingRepo {
     return this.queuedAnyStmt.get() !== undefined;
   }
 
+  /** Stores a vector and replaces the vectors stamp (a vector snapshot without it is stale). */
   put(model: string, chunkHash: string, vector: Buffer): void {
     this.putStmt.run(model, chunkHash, vector);
+    this.bumpStmt.run();
   }
 
   /** Stores a vector unless the text already has one for `model` (the first chunk with a text gives its vector, as in the embedding pass). */

@@ -1,5 +1,6 @@
 import type { ContentType } from '../core/file.js';
 import type { Db } from './database.js';
+import { BUMP_VECTORS_STAMP_SQL } from './meta-repo.js';
 
 /** What the index knows about a file, enough to decide whether it changed. */
 export interface StoredFile {
@@ -78,6 +79,7 @@ export class FileRepo {
   private readonly updateStmt;
   private readonly touchStmt;
   private readonly deleteStmt;
+  private readonly bumpStmt;
   private readonly hashUsedStmt;
   private readonly infoStmt;
   private readonly underStmt;
@@ -103,6 +105,8 @@ export class FileRepo {
     );
     this.touchStmt = db.prepare<[number, number, number, number]>('UPDATE files SET mtime_ms = ?, size = ?, indexed_at_ms = ? WHERE id = ?');
     this.deleteStmt = db.prepare<[number]>('DELETE FROM files WHERE id = ?');
+    // its chunks go with it (ON DELETE CASCADE): a vector snapshot holding them is stale (meta-repo.ts)
+    this.bumpStmt = db.prepare<[]>(BUMP_VECTORS_STAMP_SQL);
     this.hashUsedStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM files WHERE hash = ? LIMIT 1');
     this.infoStmt = db.prepare<[string], FileInfo>(
       'SELECT path, language, content_type AS contentType, line_count AS lineCount, size, parser, fallback, metadata FROM files WHERE path = ?',
@@ -210,6 +214,7 @@ export class FileRepo {
 
   delete(id: number): void {
     this.deleteStmt.run(id);
+    this.bumpStmt.run();
   }
 
   count(): number {

@@ -139,10 +139,10 @@ export class IndexStore {
     }
   }
 
-  /** Bytes on disk: the database plus its WAL. */
+  /** Bytes on disk: the database plus its WAL and its vector snapshot (`<db>.vec`). */
   sizeOnDisk(): number {
     let total = 0;
-    for (const suffix of ['', '-wal']) {
+    for (const suffix of ['', '-wal', '.vec']) {
       try {
         total += statSync(this.path + suffix).size;
       } catch {
