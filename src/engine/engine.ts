@@ -153,7 +153,7 @@ class EngineImpl implements Engine {
     const store = this.open(true);
     if (options.embed === false) return report;
     const embedding = await this.semantic.embedAfterPass(store, { signal: options.signal, onProgress: options.onEmbedProgress });
-    if (embedding && !('error' in embedding)) this.semantic.persistVectors(store);
+    if (embedding && !('error' in embedding)) this.semantic.persistVectors(store, report.filesIndexed + report.filesRemoved);
     return embedding ? { ...report, embedding } : report;
   }
 

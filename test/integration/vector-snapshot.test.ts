@@ -19,6 +19,7 @@ import { fingerprintKey } from '../../src/embed/provider.js';
 import { readEmbedState } from '../../src/indexer/embed-pass.js';
 import { VectorIndexCache, type VectorLoadSource } from '../../src/search/vector-search.js';
 import { IndexStore } from '../../src/store/index-store.js';
+import { SNAPSHOT_REWRITE_SHARE } from '../../src/engine/semantic.js';
 import { backdate } from '../helpers/fixture-repo.js';
 import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
 
@@ -36,6 +37,27 @@ interface Loaded {
   hits: string[];
 }
 
+/** Loads the vectors of `db` with a new cache (as a new CLI process does) and scores the queries. */
+function loadVectors(db: string, queryVectors: Float32Array[], options: { snapshotFile?: boolean } = {}): Loaded {
+  const store = IndexStore.open(db, { create: false });
+  try {
+    const { model } = readEmbedState(store);
+    let source: VectorLoadSource | undefined;
+    let written: number | undefined;
+    const cache = new VectorIndexCache({ ...options, onLoad: (e) => ((source = e.source), (written = e.written)) });
+    const snap = cache.sync(store, fingerprintKey(model!))!;
+    const exported = snap.index.exportRows();
+    const order = [...exported.ids.keys()].sort((a, b) => exported.ids[a]! - exported.ids[b]!);
+    const d = snap.index.dimensions;
+    const rows = Buffer.concat(order.map((i) => Buffer.from(exported.rows.buffer, exported.rows.byteOffset + i * d, d)));
+    const scales = Buffer.from(new Float32Array(order.map((i) => exported.scales![i]!)).buffer);
+    const hits = queryVectors.map((q) => JSON.stringify(snap.index.search(q, 10).map((h) => [h.id, h.score])));
+    return { source, written, ids: order.map((i) => exported.ids[i]!), rows: Buffer.concat([rows, scales]), hits };
+  } finally {
+    store.close();
+  }
+}
+
 describe('the vector snapshot beside the database', () => {
   let t: ReturnType<typeof tempDir>;
   let root: string;
@@ -43,26 +65,7 @@ describe('the vector snapshot beside the database', () => {
   let engine: Engine;
   let queryVectors: Float32Array[];
 
-  /** Loads the vectors with a new cache (as a new CLI process does) and scores the queries. */
-  const load = (options: { snapshotFile?: boolean } = {}): Loaded => {
-    const store = IndexStore.open(db, { create: false });
-    try {
-      const { model } = readEmbedState(store);
-      let source: VectorLoadSource | undefined;
-      let written: number | undefined;
-      const cache = new VectorIndexCache({ ...options, onLoad: (e) => ((source = e.source), (written = e.written)) });
-      const snap = cache.sync(store, fingerprintKey(model!))!;
-      const exported = snap.index.exportRows();
-      const order = [...exported.ids.keys()].sort((a, b) => exported.ids[a]! - exported.ids[b]!);
-      const d = snap.index.dimensions;
-      const rows = Buffer.concat(order.map((i) => Buffer.from(exported.rows.buffer, exported.rows.byteOffset + i * d, d)));
-      const scales = Buffer.from(new Float32Array(order.map((i) => exported.scales![i]!)).buffer);
-      const hits = queryVectors.map((q) => JSON.stringify(snap.index.search(q, 10).map((h) => [h.id, h.score])));
-      return { source, written, ids: order.map((i) => exported.ids[i]!), rows: Buffer.concat([rows, scales]), hits };
-    } finally {
-      store.close();
-    }
-  };
+  const load = (options: { snapshotFile?: boolean } = {}): Loaded => loadVectors(db, queryVectors, options);
   const expectSameAsSqlite = (got: Loaded): void => {
     const fresh = load({ snapshotFile: false });
     expect(fresh.source).toBe('sqlite');
@@ -227,4 +230,40 @@ describe('the vector snapshot beside the database', () => {
     expect(got.source).toBe('sqlite');
     expectSameAsSqlite(got);
   });
+});
+
+describe('a pass that changes a small share of a larger index', () => {
+  it('leaves the snapshot as it is (same inode, deferred); the next load applies the delta and equals SQLite', async () => {
+    const files = Math.ceil(1 / SNAPSHOT_REWRITE_SHARE) + 20; // one edited file is under the share
+    const t = tempDir('scry-vecsnap-small-');
+    const root = join(t.dir, 'repo');
+    const db = join(t.dir, 'index.db');
+    writeTree(root, Object.fromEntries(Array.from({ length: files }, (_, i) => [file(i), source(i)])));
+    backdate(root, Array.from({ length: files }, (_, i) => file(i)));
+    const engine = await createEngine({ root, db, env: isolatedEnv(t.dir) });
+    try {
+      await engine.index();
+      const before = statSync(vectorFilePath(db)).ino;
+      writeFileSync(join(root, file(1)), source(1, ' // edited'));
+      backdate(root, [file(1)], 60);
+      const report = await engine.index();
+      expect(report.filesIndexed).toBe(1);
+      expect(statSync(vectorFilePath(db)).ino).toBe(before);
+      const provider = createBuiltinProvider({ batchSize: 16 });
+      const queryVectors = await provider.embed(QUERIES, { purpose: 'query' });
+      await provider.close();
+      const delta = loadVectors(db, queryVectors);
+      expect(delta.source).toBe('delta');
+      expect(delta.written).toBeGreaterThan(0);
+      const fresh = loadVectors(db, queryVectors, { snapshotFile: false });
+      expect(fresh.source).toBe('sqlite');
+      expect(delta.ids).toEqual(fresh.ids);
+      expect(delta.rows.equals(fresh.rows)).toBe(true);
+      expect(delta.hits).toEqual(fresh.hits);
+      expect(loadVectors(db, queryVectors).source).toBe('snapshot');
+    } finally {
+      engine.close();
+      t.cleanup();
+    }
+  }, 120_000);
 });
