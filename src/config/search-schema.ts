@@ -1,0 +1,159 @@
+import * as z from 'zod';
+
+/** The `search` section's ranking schemas: BM25 field weights, the ranking steps (and per query kind), fusion. */
+
+/** BM25 column weights: how much a hit in each FTS field counts. All ≥ 0. */
+export const weightsSchema = z
+  .object({
+    /** File stem (basename without extension). Default 6. */
+    stem: z.number().min(0).max(100).default(6),
+    /** Directory and file path words. Default 2. */
+    path: z.number().min(0).max(100).default(2),
+    /** Symbol or heading name of the chunk. Default 5. */
+    symbol: z.number().min(0).max(100).default(5),
+    /** Declaration head of the chunk's symbol: parameter and type names. Default 2. */
+    signature: z.number().min(0).max(100).default(2),
+    /** The chunk text, identifiers kept whole. Default 1. */
+    body: z.number().min(0).max(100).default(1),
+    /** Sub-words of compound identifiers (camelCase, snake_case...). Default 0.6. */
+    parts: z.number().min(0).max(100).default(0.6),
+    /** Comments and docstrings of the chunk (taken out of `body`). Default 1: weighed as `body` was. */
+    doc: z.number().min(0).max(100).default(1),
+  })
+  .strict();
+
+/**
+ * The per-file steps of one query kind (`search.ranking.byKind`, src/search/query-kind.ts): each
+ * key set here replaces the `search.ranking` value of the same name for queries of that kind.
+ */
+export const kindRankingSchema = z
+  .object({
+    /** As `search.ranking.fileCap`, for this kind. */
+    fileCap: z.number().int().min(0).max(100).optional(),
+    /** As `search.ranking.fileCapWithin`, for this kind. */
+    fileCapWithin: z.number().min(0).max(1).optional(),
+    /** As `search.ranking.fileCapSpread`, for this kind. */
+    fileCapSpread: z.number().int().min(0).max(100).optional(),
+    /** As `search.ranking.fileDecay`, for this kind. */
+    fileDecay: z.number().min(0.1).max(1).optional(),
+    /** As `search.ranking.fileBlend`, for this kind. */
+    fileBlend: z.number().min(0).max(1).optional(),
+    /** As `search.ranking.learned`, for this kind (the learned ranker keeps its own per-file diversity). */
+    learned: z.boolean().optional(),
+  })
+  .strict();
+
+/**
+ * Ranking techniques beyond BM25, each switchable for ablation (`scry eval` compares them). The
+ * defaults are the configuration tuned on the development benchmark (docs/DESIGN.md "Ranking").
+ */
+export const rankingSchema = z
+  .object({
+    /** Long queries: title words and words written as code count up to 3× the prose. Default true. */
+    queryWeights: z.boolean().default(true),
+    /** Score multiplier for a chunk defining a symbol the query names. Range 1–5; 1 is off. */
+    definitionBoost: z.number().min(1).max(5).default(1.25),
+    /** Share of a test chunk's score passed to the source file it tests. Range 0–1; 0 is off. */
+    testToSource: z.number().min(0).max(1).default(0.5),
+    /** Multiplier of docs, config and text in queries not about them. Range 0.1–1; 1 is off. */
+    nonCode: z.number().min(0.1).max(1).default(0.5),
+    /** Multiplier of code chunks that define nothing (top-level statements, line windows). Range 0.1–1; 1 is off. */
+    nonDefinition: z.number().min(0.1).max(1).default(1),
+    /** Each chunk gains this share of the two best other chunks of its file. Range 0–1; 0 is off. */
+    fileSupport: z.number().min(0).max(1).default(0.2),
+    /** Most chunks of one file among the results (later ones move below other files). 0 is off. */
+    fileCap: z.number().int().min(0).max(100).default(0),
+    /** With fileCap: a file's later chunk stays in place only if it scores at least this share of the file's best. Range 0–1; 0 is off. */
+    fileCapWithin: z.number().min(0).max(1).default(0),
+    /**
+     * With fileCap: a chunk the cap moves down goes below the best chunks of the next
+     * `fileCapSpread` files only (so a file's second function stays near its first), instead of below
+     * every other file's chunks. Range 0–100; 0 (default) is below all.
+     */
+    fileCapSpread: z.number().int().min(0).max(100).default(0),
+    /** A file's n-th chunk counts × fileDecay^(n − 1) (a soft per-file cap). Range 0.1–1; 1 is off; default 0.95. */
+    fileDecay: z.number().min(0.1).max(1).default(0.95),
+    /** Each chunk's score × ((1 − fileBlend) + fileBlend × its file's score / the best file's). Range 0–1; 0 is off. */
+    fileBlend: z.number().min(0).max(1).default(0),
+    /**
+     * Recency boost (issue 22, seed 001): score × (1 + recency × 0.5^(age / recencyHalfLifeDays)),
+     * from each chunk's content timestamp; a chunk without one is neither boosted nor penalised.
+     * Range 0–1; 0 (default, right for code) is off; document collections default to 0.15.
+     */
+    recency: z.number().min(0).max(1).default(0),
+    /** Half-life of the recency boost, in days. Range 1–36500; default 180. */
+    recencyHalfLifeDays: z.number().min(1).max(36_500).default(180),
+    /**
+     * Rank with the learned linear model (models/ranker/weights.json) instead of the rules above and,
+     * in hybrid mode, instead of Reciprocal Rank Fusion. Default false.
+     */
+    learned: z.boolean().default(false),
+    /**
+     * Query expansion (issue 17): a natural-language query's words are joined by the code tokens
+     * they go with in the training pairs (models/expand/: "remove" → delete, unlink), each counting
+     * this share of a query word. Identifier, path and long queries are never expanded. Range 0–1;
+     * 0 is off.
+     */
+    expansion: z.number().min(0).max(1).default(0),
+    /**
+     * The per-file steps per query kind (identifier, path, long, natural; src/search/query-kind.ts):
+     * `{ long: { fileCap: 3, fileCapWithin: 0.7 } }` caps long queries only; `{ long: { learned: true } }`
+     * ranks them with the learned ranker. A key a kind sets
+     * replaces the value above for that kind; `--explain` names the kind's settings. In the hybrid
+     * blend (natural-language queries by default) the lexical list is uncapped and undecayed, and a
+     * kind's fileCap, fileCapWithin, fileCapSpread and fileDecay set here shape the blended list.
+     * Default `{ long: { fileDecay: 0.9 } }`: long queries (issue texts, commit messages) show more
+     * files in a list of chunks (held-out: 4.9 → 5.4 distinct files in 10, function hit@10 within
+     * noise; docs/DESIGN.md "Diversity per query kind"). A `byKind` in a config replaces this
+     * default as a whole: list `long` too to keep it.
+     */
+    byKind: z
+      .object({
+        identifier: kindRankingSchema.optional(),
+        path: kindRankingSchema.optional(),
+        long: kindRankingSchema.optional(),
+        natural: kindRankingSchema.optional(),
+      })
+      .strict()
+      .default({ long: { fileDecay: 0.9 } }),
+  })
+  .strict();
+
+/** Reciprocal Rank Fusion of the lexical, vector and symbol lists (docs/DESIGN.md "Hybrid search"). */
+export const fusionSchema = z
+  .object({
+    /** RRF's k: each list adds weight / (k + rank). Range 0–1,000; default 60 (the paper's). */
+    k: z.number().min(0).max(1000).default(60),
+    /** Per-list weights. Range 0–10 each; 0 leaves a list out. */
+    lexical: z.number().min(0).max(10).default(1),
+    vector: z.number().min(0).max(10).default(1),
+    symbol: z.number().min(0).max(10).default(1),
+    /** Results each list contributes before fusion. Range 10–500; default 50. */
+    depth: z.number().int().min(10).max(500).default(50),
+    /** Most chunks of one file before other files' chunks. 0 is off; default 3. */
+    fileCap: z.number().int().min(0).max(100).default(3),
+    /**
+     * 0: Reciprocal Rank Fusion as above. Above 0: a score-level blend instead, the lexical score +
+     * blend × the model's cosine (each over the query's best) over the lexical top 50 and the vector
+     * top `depth`, for the kinds `blendByKind` lets through. Range 0–10; default 0.3 (best on the
+     * tuning half with builtin v3; with v4 it raises golden natural-language MRR 0.692 → 0.736).
+     */
+    blend: z.number().min(0).max(10).default(0.3),
+    /**
+     * The blend weight per query kind (src/search/query-kind.ts): a kind whose weight is 0 is ranked
+     * lexically (the vector list does not touch it). A kind not listed: `blend` for natural-language
+     * queries, 0 for identifier, path and long ones (where vectors cost: golden long MRR 0.947 →
+     * 0.924 with the blend on them). Range 0–10 each. When every kind's weight is 0, hybrid is rank
+     * fusion as above.
+     */
+    blendByKind: z
+      .object({
+        identifier: z.number().min(0).max(10).optional(),
+        path: z.number().min(0).max(10).optional(),
+        long: z.number().min(0).max(10).optional(),
+        natural: z.number().min(0).max(10).optional(),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict();
