@@ -18,6 +18,7 @@ import { IndexStore } from '../store/index-store.js';
 import type { FileSlice, ReadFileOptions } from '../workspace/files.js';
 import type { AppliedChange, ChangeRequest, ProposedChange } from '../workspace/change.js';
 import { ConfirmationTokens } from '../workspace/confirmation.js';
+import { applyChangeWith } from './change-ops.js';
 import type { WalkOptions } from '../discover/walk.js';
 import { WriterLock } from '../store/writer-lock.js';
 import { observedFreshness, readState, statePathFor, type Freshness } from '../freshness/freshness.js';
@@ -342,20 +343,8 @@ class EngineImpl implements Engine {
 
   async applyChange(request: ChangeRequest, options: ApplyChangeOptions = {}): Promise<AppliedChange> {
     if (this.closed) throw new EngineError('CLOSED');
-    const { commitChange, confirmationRequired, prepareChange } = await import('../workspace/change.js');
-    // validated again, then the token checked against this very change's hash
-    const prepared = prepareChange(this.walkOptions, request, this.indexedPaths);
-    if (options.confirmationToken === undefined) throw confirmationRequired(prepared.proposal);
-    this.confirmations().consume(options.confirmationToken, { root: this.root, hash: prepared.proposal.hash });
-    commitChange(prepared);
-    if (!this.isIndexed()) return { ...prepared.proposal, reindexed: 0 };
-    try {
-      const report = await this.index({ paths: prepared.paths });
-      return { ...prepared.proposal, reindexed: report.filesIndexed + report.filesRemoved };
-    } catch (err) {
-      this.logger.warn('re-index after a change failed', { paths: prepared.paths, error: (err as Error).message });
-      return { ...prepared.proposal, reindexed: 0, reindexError: (err as Error).message };
-    }
+    const deps = { root: this.root, walk: this.walkOptions, indexedPaths: this.indexedPaths, tokens: () => this.confirmations(), isIndexed: () => this.isIndexed(), index: (paths: readonly string[]) => this.index({ paths }), logger: this.logger };
+    return applyChangeWith(deps, request, options.confirmationToken);
   }
 
   mintConfirmationToken(options: MintTokenOptions = {}): string {
