@@ -201,24 +201,27 @@ export class SemanticLayer {
     const params: LexicalParams = weight > 0 ? { ...lexicalParams, expansion: { table: (this.expansion ??= loadExpansionTable()), weight } } : lexicalParams;
     const plan: ModePlan = prepared.vectors ? this.plan(store, prepared.requested) : { mode: 'lexical', reason: prepared.lexical ?? SEMANTIC_UNAVAILABLE };
     const gate = blendGate(this.config.search.fusion, params.query);
+    // a query of `vec:`/`hyde:` lines only has no lexical part to blend with: rank fusion takes it
+    const lexicalText = this.lexicalQuery(params.query);
+    const vectorOnly = lexicalText.trim() === '' && params.query.trim() !== '';
     // the learned ranker, for every query or for the kinds search.ranking.byKind turns it on for
-    if (rankingForKind(params.ranking, gate.kind).learned && plan.mode !== 'vector') {
+    if (rankingForKind(params.ranking, gate.kind).learned && plan.mode !== 'vector' && !vectorOnly) {
       // score-level hybrid: one linear model over lexical and vector features (learned-search.ts)
       const model = (this.ranker ??= loadRankerModel());
       const hybrid = plan.mode === 'hybrid' && plan.snapshot && prepared.vectors;
       const vectors = hybrid ? { snapshot: plan.snapshot!, queryVectors: prepared.vectors!, depth: Math.max(this.config.search.fusion.depth, params.limit) } : undefined;
       const name = vectors ? 'hybrid' : 'lexical';
-      const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model: { weights: model[name], diversity: model.diversity, name }, vectors });
+      const outcome = learnedSearch(store, { ...params, query: lexicalText, model: { weights: model[name], diversity: model.diversity, name }, vectors });
       return { outcome, plan: vectors ? plan : { mode: 'lexical', reason: plan.reason }, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
     }
     // an explicit hybrid request of a gated kind is blended at the largest configured weight
     const blend = gate.weight > 0 ? gate.weight : gate.largest;
-    if (blend > 0 && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
+    if (blend > 0 && !vectorOnly && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       // score-level blend: lexical + blend × cosine over both lists' candidates (learned-search.ts)
       const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit), cosineForAll: true };
       // the blend keeps every chunk, unless the kind sets its own per-file steps (search.ranking.byKind)
       const model = { weights: blendWeights(blend), diversity: kindDiversity(params.ranking, gate.kind) ?? BLEND_DIVERSITY, name: 'blend' };
-      const outcome = learnedSearch(store, { ...params, query: this.lexicalQuery(params.query), model, vectors });
+      const outcome = learnedSearch(store, { ...params, query: lexicalText, model, vectors });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
     if (plan.mode !== 'lexical' && plan.snapshot && prepared.vectors) {
@@ -227,7 +230,7 @@ export class SemanticLayer {
       const outcome = hybridSearch(store, { ...params, mode: plan.mode, fusion, vectors: plan.snapshot, queryVectors: prepared.vectors });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
-    return { outcome: lexicalSearch(store, { ...params, query: this.lexicalQuery(params.query) }), plan, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
+    return { outcome: lexicalSearch(store, { ...params, query: lexicalText }), plan, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
   }
 
   /** Why this query is ranked lexically by the query-kind gate (auto mode, rule-based ranking), or undefined when it is blended. */

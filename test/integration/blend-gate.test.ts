@@ -71,6 +71,10 @@ describe('blend gate', () => {
       expect(natural.results[0]!.ranker!.score).toBeCloseTo((natural.results[0]!.ranker!.features.lexical ?? 0) + 0.3 * (natural.results[0]!.ranker!.features.cosineNorm ?? 0), 9);
       const ident = await engine.search('retryFailedUploads', { limit: 5 });
       expect(ident.meta).toMatchObject({ mode: 'lexical', semantic: 'lexical: identifier query (the vector blend is for natural queries)' });
+      // a query of vector lines only has nothing to blend with: rank fusion answers it (was QUERY_EMPTY)
+      const vecOnly = await engine.search('vec: send the queued items again', { limit: 5 });
+      expect(vecOnly.meta.mode).toBe('hybrid');
+      expect(vecOnly.results.length).toBeGreaterThan(0);
     } finally {
       engine.close();
       d.cleanup();
