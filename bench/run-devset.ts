@@ -168,6 +168,19 @@ export const VARIANTS: Record<string, ConfigInput> = {
   /** Issue 18: the candidates of the tuning half, for long queries only. */
   'long:decay.9': ranking({ byKind: { long: { fileDecay: 0.9 } } }),
   'long:cap3w.7s2': ranking({ byKind: { long: { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 2 } } }),
+  /** Issue 18 (longvec): the model's score-level blend for long queries too (`search.fusion.blendByKind.long`; 0 shipped). */
+  ...Object.fromEntries([0.1, 0.2, 0.3, 0.5, 1].map((w) => [`long:blend${String(w).replace(/^0/, '')}`, { search: { fusion: { blendByKind: { long: w } } } } as ConfigInput])),
+  /** Issue 18 (longvec): the model's file prior for long queries (`search.fusion.filePrior.long`), `topN`: a file's score is the mean of its N best cosines, `dN`: vector depth. */
+  ...Object.fromEntries(
+    [
+      ['.2', 0.2, {}],
+      ['.3', 0.3, {}],
+      ['.4', 0.4, {}],
+      ['.6', 0.6, {}],
+      ['.4top3', 0.4, { filePriorTop: 3 }],
+      ['.4d3000', 0.4, { filePriorDepth: 3000 }],
+    ].map(([n, w, extra]) => [`long:prior${n as string}`, { search: { fusion: { filePrior: { long: w }, ...(extra as object) } } } as ConfigInput]),
+  ),
   /** The shipped configuration. */
   default: {},
   /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */

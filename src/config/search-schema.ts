@@ -155,5 +155,26 @@ export const fusionSchema = z
       })
       .strict()
       .default({}),
+    /**
+     * The model's file prior per query kind (issue 18, docs/DESIGN.md "The model's file prior"): for
+     * a kind whose weight w is above 0 (and that `blendByKind` does not blend), each chunk of the
+     * lexical ranking counts × (1 − w + w × its file's model score, min-max over the listed files),
+     * a file's model score being the mean of its `filePriorTop` best chunk cosines over the vector
+     * list's top `filePriorDepth` and the lexical candidates. One factor per file: the files move,
+     * the chunks inside a file keep their lexical order. Range 0–0.9 each; default off.
+     */
+    filePrior: z
+      .object({
+        identifier: z.number().min(0).max(0.9).optional(),
+        path: z.number().min(0).max(0.9).optional(),
+        long: z.number().min(0).max(0.9).optional(),
+        natural: z.number().min(0).max(0.9).optional(),
+      })
+      .strict()
+      .default({}),
+    /** Chunks of the vector list read for the file prior's file scores. Range 50–20,000; default 1,000. */
+    filePriorDepth: z.number().int().min(50).max(20_000).default(1000),
+    /** A file's model score is the mean of its this many best chunk cosines. Range 1–10; default 1 (the best). */
+    filePriorTop: z.number().int().min(1).max(10).default(1),
   })
   .strict();
