@@ -179,6 +179,11 @@ export const VARIANTS: Record<string, ConfigInput> = {
       ['.6', 0.6, {}],
       ['.4top3', 0.4, { filePriorTop: 3 }],
       ['.4d3000', 0.4, { filePriorDepth: 3000 }],
+      ['.2max', 0.2, { filePriorPieces: 'max' }],
+      ['.2mean', 0.2, { filePriorPieces: 'mean' }],
+      ['.4mean', 0.4, { filePriorPieces: 'mean' }],
+      ['.8', 0.8, {}],
+      ['.8mean', 0.8, { filePriorPieces: 'mean' }],
     ].map(([n, w, extra]) => [`long:prior${n as string}`, { search: { fusion: { filePrior: { long: w }, ...(extra as object) } } } as ConfigInput]),
   ),
   /** The shipped configuration. */

@@ -176,5 +176,12 @@ export const fusionSchema = z
     filePriorDepth: z.number().int().min(50).max(20_000).default(1000),
     /** A file's model score is the mean of its this many best chunk cosines. Range 1–10; default 1 (the best). */
     filePriorTop: z.number().int().min(1).max(10).default(1),
+    /**
+     * The file prior's query side: `none` embeds the whole query; `max` also each of its pieces
+     * (paragraphs, code blocks, long paragraphs cut at sentence ends; src/search/query-pieces.ts) and
+     * takes a file's best score; `mean` averages the pieces' file scores, each normalised over the
+     * listed files. Default `none`.
+     */
+    filePriorPieces: z.enum(['none', 'max', 'mean']).default('none'),
   })
   .strict();

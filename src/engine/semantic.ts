@@ -22,6 +22,7 @@ import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../searc
 import { kindDiversity, rankingForKind } from '../search/kind-ranking.js';
 import { classifyQuery, QUERY_KINDS, type QueryKind } from '../search/query-kind.js';
 import { isLongQuery } from '../search/query-parse.js';
+import { queryPieces } from '../search/query-pieces.js';
 import { parseSubQueries } from '../search/sub-queries.js';
 import { VectorIndexCache, type VectorLoadSource, type VectorSnapshot } from '../search/vector-search.js';
 import type { IndexStore } from '../store/index-store.js';
@@ -182,7 +183,7 @@ export class SemanticLayer {
     if (plan.mode === 'lexical') return { requested, lexical: plan.reason };
     const t0 = performance.now();
     try {
-      const texts = vectorTexts(query);
+      const texts = this.queryTexts(query);
       const vectors = texts.length > 0 ? await this.embedQueries(texts, signal) : [];
       const stale = await this.staleVectors(store, signal);
       if (stale !== undefined) return { requested, lexical: stale };
@@ -233,7 +234,7 @@ export class SemanticLayer {
     // a kind with a file prior and no blend of its own (auto mode): lexical ranking, files reordered by the model (file-prior-search.ts)
     if (gate.prior > 0 && gate.weight === 0 && prepared.requested === 'auto' && !vectorOnly && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       const f = this.config.search.fusion;
-      const prior = { weight: gate.prior, depth: f.filePriorDepth, top: f.filePriorTop };
+      const prior = { weight: gate.prior, depth: f.filePriorDepth, top: f.filePriorTop, pieces: f.filePriorPieces === 'mean' ? ('mean' as const) : ('max' as const) };
       const outcome = filePriorSearch(store, { ...params, query: lexicalText, prior, vectors: { snapshot: plan.snapshot, queryVectors: prepared.vectors } });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
@@ -261,6 +262,14 @@ export class SemanticLayer {
     const gate = blendGate(this.config.search.fusion, query);
     if (requested !== 'auto' || rankingForKind(this.config.search.ranking, gate.kind).learned) return undefined;
     return gate.on && gate.weight === 0 && gate.prior === 0 ? `lexical: ${gate.kind} query (the vector blend is for ${gate.kinds} queries)` : undefined;
+  }
+
+  /** The texts a search embeds: `vectorTexts`, then, for a kind with a file prior over pieces, the query's pieces (query-pieces.ts). */
+  private queryTexts(query: string): string[] {
+    const f = this.config.search.fusion;
+    const gate = blendGate(f, query);
+    const pieces = gate.prior > 0 && gate.weight === 0 && f.filePriorPieces !== 'none' && !parseSubQueries(query).typed ? queryPieces(query) : [];
+    return [...vectorTexts(query), ...pieces];
   }
 
   /** Typed lines: the lexical list gets the plain and lex: lines only. */

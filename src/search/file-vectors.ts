@@ -36,6 +36,34 @@ export function fileCosines(hits: Iterable<{ readonly path: string; readonly cos
   return out;
 }
 
+/**
+ * How the file scores of a query's pieces (query-pieces.ts; the whole query's first) become one:
+ * `max`, the best of the whole query's and each piece's score; `mean`, each vector's scores
+ * min-max normalised over `pool` (the files being ranked), then averaged, so each piece votes
+ * with the same weight whatever its length.
+ */
+export type PieceCombine = 'max' | 'mean';
+
+export function combineFileScores(perVector: ReadonlyArray<ReadonlyMap<string, number>>, pool: ReadonlySet<string>, how: PieceCombine): Map<string, number> {
+  if (perVector.length === 1) return new Map(perVector[0]);
+  const out = new Map<string, number>();
+  if (how === 'max') {
+    for (const m of perVector) for (const [p, s] of m) if (s > (out.get(p) ?? -Infinity)) out.set(p, s);
+    return out;
+  }
+  for (const m of perVector) {
+    const inPool = [...pool].map((p) => m.get(p)).filter((s): s is number => s !== undefined);
+    const lo = Math.min(...inPool);
+    const span = Math.max(...inPool) - lo;
+    for (const p of pool) {
+      const s = m.get(p);
+      const norm = s === undefined || !(span > 0) ? 0 : (s - lo) / span;
+      out.set(p, (out.get(p) ?? 0) + norm / perVector.length);
+    }
+  }
+  return out;
+}
+
 /** The multiplier of each file of `hits`: min-max of its model score over the files `hits` holds, mapped to [1 − weight, 1]. */
 export function filePriorFactors(paths: Iterable<string>, files: ReadonlyMap<string, number>, weight: number): Map<string, { factor: number; cosine: number | undefined }> {
   const unique = [...new Set(paths)];
@@ -59,7 +87,7 @@ const fmt = (x: number): string => String(Math.round(x * 100) / 100);
  * path, then line); each changed chunk says so in `why`. The factor is the same for every chunk
  * of a file, so a file's chunks keep their order.
  */
-export function applyFilePrior<T extends RankedChunk>(hits: readonly T[], files: ReadonlyMap<string, number>, settings: FilePriorSettings): T[] {
+export function applyFilePrior<T extends RankedChunk>(hits: readonly T[], files: ReadonlyMap<string, number>, settings: FilePriorSettings): Array<T & { readonly why?: readonly string[] | undefined }> {
   if (settings.weight <= 0 || hits.length === 0 || files.size === 0) return [...hits];
   const factors = filePriorFactors(
     hits.map((h) => h.path),

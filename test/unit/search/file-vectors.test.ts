@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyFilePrior, fileCosines, filePriorFactors } from '../../../src/search/file-vectors.js';
+import { applyFilePrior, combineFileScores, fileCosines, filePriorFactors } from '../../../src/search/file-vectors.js';
 
 const chunk = (path: string, startLine: number, score: number) => ({ path, startLine, endLine: startLine + 9, score });
 
@@ -65,5 +65,27 @@ describe('applyFilePrior', () => {
         }
       }),
     );
+  });
+});
+
+describe('combineFileScores', () => {
+  const whole = new Map([['a', 0.5], ['b', 0.4], ['c', 0.3]]);
+  const piece = new Map([['a', 0.1], ['b', 0.9], ['c', 0.2]]);
+  const pool = new Set(['a', 'b', 'c']);
+
+  it('passes one vector through', () => {
+    expect(combineFileScores([whole], pool, 'mean')).toEqual(whole);
+  });
+
+  it('max: each file at its best score over the whole query and its pieces', () => {
+    expect(Object.fromEntries(combineFileScores([whole, piece], pool, 'max'))).toEqual({ a: 0.5, b: 0.9, c: 0.3 });
+  });
+
+  it('mean: each vector normalised over the pool, then averaged, so a piece votes as much as the whole', () => {
+    const m = combineFileScores([whole, piece], pool, 'mean');
+    // whole: a 1, b 0.5, c 0; piece: a 0, b 1, c 0.125
+    expect(m.get('a')).toBeCloseTo(0.5, 12);
+    expect(m.get('b')).toBeCloseTo(0.75, 12);
+    expect(m.get('c')).toBeCloseTo(0.0625, 12);
   });
 });
