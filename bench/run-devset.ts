@@ -170,7 +170,7 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'long:cap3w.7s2': ranking({ byKind: { long: { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 2 } } }),
   /** Issue 18 (longvec): the model's score-level blend for long queries too (`search.fusion.blendByKind.long`; 0 shipped). */
   ...Object.fromEntries([0.1, 0.2, 0.3, 0.5, 1].map((w) => [`long:blend${String(w).replace(/^0/, '')}`, { search: { fusion: { blendByKind: { long: w } } } } as ConfigInput])),
-  /** Issue 18 (longvec): the model's file prior for long queries (`search.fusion.filePrior.long`), `topN`: a file's score is the mean of its N best cosines, `dN`: vector depth. */
+  /** Issue 18 (longvec): the model's file prior for long queries (`search.fusion.filePrior.long`), `topN`: a file's score is the mean of its N best cosines, pieces: `max`/`mean` (search.fusion.filePriorPieces). */
   ...Object.fromEntries(
     [
       ['.2', 0.2, {}],
@@ -178,7 +178,10 @@ export const VARIANTS: Record<string, ConfigInput> = {
       ['.4', 0.4, {}],
       ['.6', 0.6, {}],
       ['.4top3', 0.4, { filePriorTop: 3 }],
-      ['.4d3000', 0.4, { filePriorDepth: 3000 }],
+      ['.4max', 0.4, { filePriorPieces: 'max' }],
+      ['.4top2mean', 0.4, { filePriorTop: 2, filePriorPieces: 'mean' }],
+      ['.6mean', 0.6, { filePriorPieces: 'mean' }],
+      ['.3mean', 0.3, { filePriorPieces: 'mean' }],
       ['.2max', 0.2, { filePriorPieces: 'max' }],
       ['.2mean', 0.2, { filePriorPieces: 'mean' }],
       ['.4mean', 0.4, { filePriorPieces: 'mean' }],

@@ -159,8 +159,8 @@ export const fusionSchema = z
      * The model's file prior per query kind (issue 18, docs/DESIGN.md "The model's file prior"): for
      * a kind whose weight w is above 0 (and that `blendByKind` does not blend), each chunk of the
      * lexical ranking counts × (1 − w + w × its file's model score, min-max over the listed files),
-     * a file's model score being the mean of its `filePriorTop` best chunk cosines over the vector
-     * list's top `filePriorDepth` and the lexical candidates. One factor per file: the files move,
+     * a file's model score being the mean of the `filePriorTop` best cosines of all its chunks
+     * (the files of the lexical top 100 are scored, no others). One factor per file: the files move,
      * the chunks inside a file keep their lexical order. Range 0–0.9 each; default off.
      */
     filePrior: z
@@ -172,8 +172,6 @@ export const fusionSchema = z
       })
       .strict()
       .default({}),
-    /** Chunks of the vector list read for the file prior's file scores. Range 50–20,000; default 1,000. */
-    filePriorDepth: z.number().int().min(50).max(20_000).default(1000),
     /** A file's model score is the mean of its this many best chunk cosines. Range 1–10; default 1 (the best). */
     filePriorTop: z.number().int().min(1).max(10).default(1),
     /**

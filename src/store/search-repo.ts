@@ -154,6 +154,14 @@ export class SearchRepo {
     });
   }
 
+  /** Every chunk of the files at `paths`, with its file's path (the model's file prior scores a file by all its chunks). */
+  chunkIdsOfPaths(paths: readonly string[]): Array<{ chunkId: number; path: string }> {
+    if (paths.length === 0) return [];
+    return this.db
+      .prepare<[string], { chunkId: number; path: string }>('SELECT c.id AS chunkId, f.path AS path FROM json_each(?) j JOIN files f ON f.path = j.value JOIN chunks c ON c.file_id = f.id')
+      .all(JSON.stringify(paths));
+  }
+
   /** The id of the smallest chunk of `path` that covers `line`. */
   chunkAt(path: string, line: number): number | undefined {
     return this.db
