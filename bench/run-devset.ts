@@ -193,6 +193,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
   default: {},
   /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */
   'default-kinds': ranking({ byKind: {} }),
+  /** The shipped configuration before issue 18's file prior (long queries ranked lexically, the model unused for them). */
+  'default-filePrior': { search: { fusion: { filePrior: {} } } } as ConfigInput,
   /** The shipped configuration without the model: BM25 ranking only, the vectors unused (`search.mode: 'lexical'`). */
   lexical: { search: { mode: 'lexical' } } as ConfigInput,
   /** The shipped configuration before issue 18's re-measurement (no per-file decay). */

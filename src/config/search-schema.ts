@@ -161,7 +161,9 @@ export const fusionSchema = z
      * lexical ranking counts × (1 − w + w × its file's model score, min-max over the listed files),
      * a file's model score being the mean of the `filePriorTop` best cosines of all its chunks
      * (the files of the lexical top 100 are scored, no others). One factor per file: the files move,
-     * the chunks inside a file keep their lexical order. Range 0–0.9 each; default off.
+     * the chunks inside a file keep their lexical order. Range 0–0.9 each. Default `{ long: 0.3 }`:
+     * held-out large-repository issue texts file Acc@5 0.658 → 0.724, MRR@10 +0.047 (both beyond
+     * noise), function hit@10 equal. A `filePrior` in a config replaces this default as a whole.
      */
     filePrior: z
       .object({
@@ -171,15 +173,15 @@ export const fusionSchema = z
         natural: z.number().min(0).max(0.9).optional(),
       })
       .strict()
-      .default({}),
+      .default({ long: 0.3 }),
     /** A file's model score is the mean of its this many best chunk cosines. Range 1–10; default 1 (the best). */
     filePriorTop: z.number().int().min(1).max(10).default(1),
     /**
      * The file prior's query side: `none` embeds the whole query; `max` also each of its pieces
      * (paragraphs, code blocks, long paragraphs cut at sentence ends; src/search/query-pieces.ts) and
      * takes a file's best score; `mean` averages the pieces' file scores, each normalised over the
-     * listed files. Default `none`.
+     * listed files. Default `mean` (large-repository tuning issue texts: Acc@5 +0.05 over the whole query alone, +0.03 over `max`).
      */
-    filePriorPieces: z.enum(['none', 'max', 'mean']).default('none'),
+    filePriorPieces: z.enum(['none', 'max', 'mean']).default('mean'),
   })
   .strict();

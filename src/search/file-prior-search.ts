@@ -3,14 +3,17 @@
  * long query (its whole rule pipeline, per-file decay included) over a pool of `FILE_PRIOR_POOL`
  * chunks, each chunk then × its file's factor from the model's file scores (the best cosines of
  * all the chunks of each file in the pool), best first.
- * The per-file steps commute with it (one factor per file), so the lexical order inside a file is
- * kept and only the order of files changes.
+ * The per-file decay commutes with it (one factor per file), so the lexical order inside a file is
+ * kept and only the order of files changes; a kind's per-file cap, an order rather than a score,
+ * is applied after it.
  */
 import type { IndexStore } from '../store/index-store.js';
 import { applyFilePrior, combineFileScores, fileCosines, type FilePriorSettings, type PieceCombine } from './file-vectors.js';
 import { lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
-import { kindRankingWhy } from './kind-ranking.js';
-import { displayScore, scoreFromBm25 } from './rank.js';
+import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
+import { classifyQuery } from './query-kind.js';
+import { isLongQuery } from './query-parse.js';
+import { capPerFile, displayScore, scoreFromBm25 } from './rank.js';
 import type { SearchResult } from './search-result.js';
 import type { VectorSnapshot } from './vector-search.js';
 
@@ -46,9 +49,12 @@ function fileScores(store: IndexStore, params: FilePriorParams, rows: LexicalOut
 }
 
 export function filePriorSearch(store: IndexStore, params: FilePriorParams): LexicalOutcome & { similarity: ReadonlyMap<string, number> } {
-  const lexical = lexicalSearch(store, { ...params, limit: Math.max(FILE_PRIOR_POOL, params.limit), rankOnly: true });
+  // the kind's decay commutes with the prior (one factor per file); its cap is an order, applied after it
+  const r = rankingForKind(params.ranking, classifyQuery(params.query, { long: isLongQuery(params.query) }));
+  const lexical = lexicalSearch(store, { ...params, limit: Math.max(FILE_PRIOR_POOL, params.limit), rankOnly: true, ranking: { ...r, byKind: {}, fileCap: 0 } });
   const { files, cosines } = fileScores(store, params, lexical.rows);
-  const picked = applyFilePrior(lexical.rows, files, params.prior).slice(0, params.limit);
+  const reordered = applyFilePrior(lexical.rows, files, params.prior);
+  const picked = (params.files ? reordered : capPerFile(reordered, r.fileCap, r.fileCapWithin, r.fileCapSpread)).slice(0, params.limit);
   const similarity = new Map<string, number>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, lexical.kind) : undefined;
   const results = picked.map((hit): SearchResult => {

@@ -2,7 +2,8 @@
  * The model's file prior for long queries (issue 18, `search.fusion.filePrior`), with the real
  * shipped model and a real index: a long query is embedded and its lexical chunks reordered by file
  * (meta `hybrid`, `--explain` names the step); every chunk of a file is multiplied by one factor, so
- * the chunks of each file keep their lexical order; off (the default), long queries are lexical.
+ * the chunks of each file keep their lexical order; a kind's per-file cap still holds after it; it
+ * is the default for long queries, and `filePrior: {}` ranks them lexically again.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,10 @@ describe('file prior', () => {
     writeSmallRepo(root, {
       'src/upload/retry.ts': 'export function retryFailedUploads(queue: string[]) {\n  for (const item of queue) sendAgain(item);\n}\n\nexport function backoffDelay(attempt: number) {\n  return 2 ** attempt * 100;\n}\n',
       'src/upload/queue.ts': 'export const pending: string[] = [];\nexport function enqueue(item: string) {\n  pending.push(item);\n}\n\nexport function dropQueue() {\n  pending.length = 0;\n}\n',
+      // three large functions (three chunks) of one file about the report: a per-file cap has something to cap
+      'src/upload/sender.ts': ['resendFailedUploads', 'retryUploadBatch', 'flushPendingQueue']
+        .map((name) => `export function ${name}(queue: string[]) {\n${Array.from({ length: 30 }, (_, i) => `  if (connectionReset(${i})) queue.forEach((upload) => retryUpload(upload, backoff(${i}))); // failed uploads retried after a reset`).join('\n')}\n}\n`)
+        .join('\n'),
       'src/net/connection.ts': 'export function onReset(handler: () => void) {\n  socket.on("reset", handler);\n}\n',
     });
     const engine = await open(withPrior({}));
@@ -39,8 +44,16 @@ describe('file prior', () => {
   });
   afterAll(() => t.cleanup());
 
-  it('is off by default: a long query is ranked lexically and not embedded', async () => {
-    const engine = await open(withPrior({}));
+  it('is on by default for long queries, and `filePrior: {}` turns it off (ranked lexically, not embedded)', async () => {
+    const shipped = await open({ embed: { provider: 'builtin' } } as ConfigInput);
+    try {
+      const r = await shipped.search(LONG, { limit: 10, explain: true });
+      expect(r.meta).toMatchObject({ mode: 'hybrid', queryKind: 'long' });
+      expect(r.results[0]!.why!.some((w) => w.startsWith('file prior: model file score'))).toBe(true);
+    } finally {
+      shipped.close();
+    }
+    const engine = await open(withPrior({ filePrior: {} }));
     try {
       const r = await engine.search(LONG, { limit: 10 });
       expect(r.meta).toMatchObject({ mode: 'lexical', queryKind: 'long' });
@@ -52,7 +65,7 @@ describe('file prior', () => {
 
   it('reorders files by the model, keeps each file\'s chunks in lexical order, and explains the step', async () => {
     const engine = await open(withPrior({ filePrior: { long: 0.9 }, filePriorPieces: 'mean' }));
-    const lexical = await open(withPrior({}));
+    const lexical = await open(withPrior({ filePrior: {} }));
     try {
       const r = await engine.search(LONG, { limit: 10, explain: true });
       expect(r.meta).toMatchObject({ mode: 'hybrid', queryKind: 'long' });
@@ -67,6 +80,15 @@ describe('file prior', () => {
       // at weight 0.9 the file the model likes least counts ×0.1: some chunk's score changed
       const scoreOf = new Map(plain.results.map((x) => [`${x.path}:${x.startLine}`, x.score]));
       expect(r.results.some((x) => x.score < scoreOf.get(`${x.path}:${x.startLine}`)! * 0.2)).toBe(true);
+      // a kind's per-file cap is an order: it holds after the prior reordered the files
+      const capped = await open({ ...withPrior({ filePrior: { long: 0.9 } }), search: { fusion: { filePrior: { long: 0.9 } }, ranking: { byKind: { long: { fileCap: 1 } } } } } as ConfigInput);
+      try {
+        const c = await capped.search(LONG, { limit: 10 });
+        const firstFiles = c.results.slice(0, new Set(c.results.map((x) => x.path)).size).map((x) => x.path);
+        expect(new Set(firstFiles).size).toBe(firstFiles.length);
+      } finally {
+        capped.close();
+      }
       // a natural-language question is still the blend's
       const natural = await engine.search('send the queued items again', { limit: 5, explain: true });
       expect(natural.results[0]!.ranker?.model).toBe('blend');
