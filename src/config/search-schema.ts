@@ -141,7 +141,7 @@ export const fusionSchema = z
     blend: z.number().min(0).max(10).default(0.3),
     /**
      * The blend weight per query kind (src/search/query-kind.ts): a kind whose weight is 0 is ranked
-     * lexically (the vector list does not touch it). A kind not listed: `blend` for natural-language
+     * lexically (the vector list does not touch it), or by `filePrior` when that sets the kind. A kind not listed: `blend` for natural-language
      * queries, 0 for identifier, path and long ones (where vectors cost: golden long MRR 0.947 →
      * 0.924 with the blend on them). Range 0–10 each. When every kind's weight is 0, hybrid is rank
      * fusion as above.
