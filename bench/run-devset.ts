@@ -187,6 +187,9 @@ export const VARIANTS: Record<string, ConfigInput> = {
       ['.4mean', 0.4, { filePriorPieces: 'mean' }],
       ['.8', 0.8, {}],
       ['.8mean', 0.8, { filePriorPieces: 'mean' }],
+      ['.3mean.p50', 0.3, { filePriorPieces: 'mean', filePriorPool: 50 }],
+      ['.3mean.p200', 0.3, { filePriorPieces: 'mean', filePriorPool: 200 }],
+      ['.3mean.p300', 0.3, { filePriorPieces: 'mean', filePriorPool: 300 }],
     ].map(([n, w, extra]) => [`long:prior${n as string}`, { search: { fusion: { filePrior: { long: w }, ...(extra as object) } } } as ConfigInput]),
   ),
   /** The shipped configuration. */

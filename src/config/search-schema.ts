@@ -160,7 +160,7 @@ export const fusionSchema = z
      * a kind whose weight w is above 0 (and that `blendByKind` does not blend), each chunk of the
      * lexical ranking counts × (1 − w + w × its file's model score, min-max over the listed files),
      * a file's model score being the mean of the `filePriorTop` best cosines of all its chunks
-     * (the files of the lexical top 100 are scored, no others). One factor per file: the files move,
+     * (the files of the lexical top `filePriorPool` chunks are scored, no others). One factor per file: the files move,
      * the chunks inside a file keep their lexical order. Range 0–0.9 each. Default `{ long: 0.3 }`:
      * held-out large-repository issue texts file Acc@5 0.658 → 0.724, MRR@10 +0.047 (both beyond
      * noise), function hit@10 equal. A `filePrior` in a config replaces this default as a whole.
@@ -174,6 +174,8 @@ export const fusionSchema = z
       })
       .strict()
       .default({ long: 0.3 }),
+    /** Lexical chunks the file prior reorders (their files are the ones it scores). Range 10–1,000; default 100. */
+    filePriorPool: z.number().int().min(10).max(1000).default(100),
     /** A file's model score is the mean of its this many best chunk cosines. Range 1–10; default 1 (the best). */
     filePriorTop: z.number().int().min(1).max(10).default(1),
     /**

@@ -1,6 +1,6 @@
 /**
  * Lexical search with the model's file prior (issue 18, file-vectors.ts): the lexical ranking of a
- * long query (its whole rule pipeline, per-file decay included) over a pool of `FILE_PRIOR_POOL`
+ * long query (its whole rule pipeline, per-file decay included) over a pool of `prior.pool`
  * chunks, each chunk then × its file's factor from the model's file scores (the best cosines of
  * all the chunks of each file in the pool), best first.
  * The per-file decay commutes with it (one factor per file), so the lexical order inside a file is
@@ -17,11 +17,9 @@ import { capPerFile, displayScore, scoreFromBm25 } from './rank.js';
 import type { SearchResult } from './search-result.js';
 import type { VectorSnapshot } from './vector-search.js';
 
-/** Lexical chunks the prior reorders (at least `limit`). */
-export const FILE_PRIOR_POOL = 100;
-
 export interface FilePriorParams extends LexicalParams {
-  readonly prior: FilePriorSettings & { readonly pieces: PieceCombine };
+  /** `pool`: lexical chunks the prior reorders (at least `limit`). */
+  readonly prior: FilePriorSettings & { readonly pieces: PieceCombine; readonly pool: number };
   readonly vectors: { readonly snapshot: VectorSnapshot; readonly queryVectors: readonly Float32Array[] };
 }
 
@@ -51,7 +49,7 @@ function fileScores(store: IndexStore, params: FilePriorParams, rows: LexicalOut
 export function filePriorSearch(store: IndexStore, params: FilePriorParams): LexicalOutcome & { similarity: ReadonlyMap<string, number> } {
   // the kind's decay commutes with the prior (one factor per file); its cap is an order, applied after it
   const r = rankingForKind(params.ranking, classifyQuery(params.query, { long: isLongQuery(params.query) }));
-  const lexical = lexicalSearch(store, { ...params, limit: Math.max(FILE_PRIOR_POOL, params.limit), rankOnly: true, ranking: { ...r, byKind: {}, fileCap: 0 } });
+  const lexical = lexicalSearch(store, { ...params, limit: Math.max(params.prior.pool, params.limit), rankOnly: true, ranking: { ...r, byKind: {}, fileCap: 0 } });
   const { files, cosines } = fileScores(store, params, lexical.rows);
   const reordered = applyFilePrior(lexical.rows, files, params.prior);
   const picked = (params.files ? reordered : capPerFile(reordered, r.fileCap, r.fileCapWithin, r.fileCapSpread)).slice(0, params.limit);
