@@ -168,6 +168,29 @@ export const VARIANTS: Record<string, ConfigInput> = {
   /** Issue 18: the candidates of the tuning half, for long queries only. */
   'long:decay.9': ranking({ byKind: { long: { fileDecay: 0.9 } } }),
   'long:cap3w.7s2': ranking({ byKind: { long: { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 2 } } }),
+  /**
+   * Issue 18, long texts (file-score.ts): the file as one document (`fileScore` s: chunk ×
+   * (1 − s + s × file BM25 / best)) and mentions (`mentionBoost` m: a file defining a name the text
+   * writes as code × (1 + m × strength)), for long queries only, over the shipped decay 0.9.
+   */
+  ...Object.fromEntries(
+    [
+      ['files.2', { fileScore: 0.2 }],
+      ['files.3', { fileScore: 0.3 }],
+      ['files.5', { fileScore: 0.5 }],
+      ['files.7', { fileScore: 0.7 }],
+      ['mention.5', { mentionBoost: 0.5 }],
+      ['mention1', { mentionBoost: 1 }],
+      ['mention2', { mentionBoost: 2 }],
+      ['files.3+mention1', { fileScore: 0.3, mentionBoost: 1 }],
+      ['files.5+mention1', { fileScore: 0.5, mentionBoost: 1 }],
+      ['files.5+mention.5', { fileScore: 0.5, mentionBoost: 0.5 }],
+      ['files.7+mention1', { fileScore: 0.7, mentionBoost: 1 }],
+      ['files.5+mention2', { fileScore: 0.5, mentionBoost: 2 }],
+      ['files.7+mention2', { fileScore: 0.7, mentionBoost: 2 }],
+      ['files1+mention1', { fileScore: 1, mentionBoost: 1 }],
+    ].map(([name, s]) => [`long:${name as string}`, ranking({ byKind: { long: { fileDecay: 0.9, ...(s as object) } } })]),
+  ),
   /** The shipped configuration. */
   default: {},
   /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */
