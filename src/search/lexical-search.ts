@@ -73,6 +73,12 @@ type Scored = FtsCandidate & { readonly score: number; readonly why?: readonly s
 
 /** Candidates fetched when file evidence (fileScore, mentionBoost) is on: enough files for it to re-order. */
 export const FILE_EVIDENCE_POOL = 100;
+/**
+ * File evidence (fileScore, mentionBoost) applies to texts of at least this many distinct terms:
+ * an issue body (tuning texts: median 31–48) rather than a commit message with a short body
+ * (median 17), on which it lowered MRR (docs/DESIGN.md "Long texts: files first").
+ */
+export const FILE_EVIDENCE_MIN_TERMS = 20;
 
 /** BM25 over the code-aware FTS fields, then overlap dedupe, optional file aggregation, snippets. */
 export function lexicalSearch(store: IndexStore, params: LexicalParams): LexicalOutcome {
@@ -96,7 +102,8 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const weights = fieldWeights(params.weights);
   // the per-file steps of this query's kind (search.ranking.byKind)
   const r = rankingForKind(params.ranking, kind);
-  const fileEvidenceOn = r.fileScore > 0 || r.mentionBoost > 0;
+  // file evidence needs many terms: a text of fewer (a commit subject and a line) is ranked without it
+  const fileEvidenceOn = (r.fileScore > 0 || r.mentionBoost > 0) && parsed.groups.filter((g) => g.kind !== 'joined').length >= FILE_EVIDENCE_MIN_TERMS;
   // file evidence re-orders files: it needs more of them among the candidates than the list shows
   const fetch = Math.max(params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40), fileEvidenceOn ? FILE_EVIDENCE_POOL : 0);
   // planning needs the cost of matching a group: a phrase walks the position lists of all its
