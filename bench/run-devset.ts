@@ -189,6 +189,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
       ['files.5+mention2', { fileScore: 0.5, mentionBoost: 2 }],
       ['files.7+mention2', { fileScore: 0.7, mentionBoost: 2 }],
       ['files1+mention1', { fileScore: 1, mentionBoost: 1 }],
+      ['files.7+mention1+decay.85', { fileScore: 0.7, mentionBoost: 1, fileDecay: 0.85 }],
+      ['files.7+mention1+decay.8', { fileScore: 0.7, mentionBoost: 1, fileDecay: 0.8 }],
     ].map(([name, s]) => [`long:${name as string}`, ranking({ byKind: { long: { fileDecay: 0.9, ...(s as object) } } })]),
   ),
   /** The shipped configuration. */
