@@ -68,6 +68,16 @@ export interface VectorIndexMemory {
   readonly totalBytes: number;
 }
 
+/** One chunk's share of `addDenseBlocks`: views of the index's memory for rows `start..end`. */
+export interface DenseBlock {
+  readonly start: number;
+  readonly end: number;
+  /** `(end - start)` rows of `dimensions` components (int8, or float32 little endian), unpadded. */
+  readonly rows: Uint8Array;
+  /** int8 storage: `(end - start)` float32 scales; undefined for float32 storage. */
+  readonly scales: Uint8Array | undefined;
+}
+
 export const DEFAULT_CHUNK_ROWS = 8192;
 /** V8's hash map with small-integer keys and values, measured by bench/vector-scan.ts (≈ 20–30 B); rounded up. */
 export const MAP_BYTES_PER_ENTRY = 32;
@@ -232,13 +242,33 @@ export class FlatVectorIndex {
    * the row-by-row path decides.
    */
   private addDense(ids: ArrayLike<number>, rows: Int8Array | Float32Array, scales: Float32Array | undefined): boolean {
+    const sorted = ids instanceof Float64Array ? ids.slice() : Float64Array.from(ids);
+    const width = this.dimensions * rows.BYTES_PER_ELEMENT;
+    const bytes = new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength);
+    const scaleBytes = scales ? new Uint8Array(scales.buffer, scales.byteOffset, scales.byteLength) : undefined;
+    return this.addDenseBlocks(sorted, (b) => {
+      b.rows.set(bytes.subarray(b.start * width, b.end * width));
+      b.scales?.set(scaleBytes!.subarray(b.start * 4, b.end * 4));
+    });
+  }
+
+  /**
+   * Bulk load into an empty index, straight into its memory: `ids` (ascending safe integers; the
+   * index keeps this array) and, once per chunk in order, `fill` writes rows `start..end` into
+   * `block.rows` (unpadded: `dimensions` int8 or float32 components a row) and, int8, their
+   * float32 scales into `block.scales`, both views of the index's own memory (valid until the
+   * next add). A loader that reads a file there copies nothing twice. False, index left empty,
+   * when the ids are not ascending safe integers or rows would need padding (dimensions not a
+   * multiple of 16 for int8, of 4 for float32). If `fill` throws, the index must be discarded.
+   */
+  addDenseBlocks(ids: Float64Array, fill: (block: DenseBlock) => void): boolean {
     const n = ids.length;
+    if (this.count !== 0 || this.dp !== this.dimensions) return false;
     for (let i = 0; i < n; i++) {
       const id = ids[i]!;
       if (!Number.isSafeInteger(id) || (i > 0 && !(id > ids[i - 1]!))) return false;
     }
-    const sorted = ids instanceof Float64Array ? ids.slice() : Float64Array.from(ids);
-    const d = this.dimensions;
+    const width = this.rowBytes;
     this.reserve(Math.ceil(n / this.chunkRows));
     for (let start = 0; start < n; start += this.chunkRows) {
       const end = Math.min(n, start + this.chunkRows);
@@ -246,14 +276,12 @@ export class FlatVectorIndex {
       this.refreshViews();
       const c = start / this.chunkRows;
       const base = this.chunksOffset + c * this.chunkBytes;
-      this.chunkIds[c]!.set(sorted.subarray(start, end));
-      if (scales) {
-        this.i8.set((rows as Int8Array).subarray(start * d, end * d), base);
-        this.f32.set(scales.subarray(start, end), (base + this.scalesInChunk) / 4);
-      } else this.f32.set((rows as Float32Array).subarray(start * d, end * d), base / 4);
+      this.chunkIds[c]!.set(ids.subarray(start, end));
+      const scales = this.storage === 'int8' ? new Uint8Array(this.buffer, base + this.scalesInChunk, (end - start) * 4) : undefined;
+      fill({ start, end, rows: new Uint8Array(this.buffer, base, (end - start) * width), scales });
     }
     this.count = n;
-    this.sortedIds = sorted;
+    this.sortedIds = ids;
     return true;
   }
 

@@ -7,7 +7,9 @@
  */
 import { FlatVectorIndex } from '../embed/flat-scan.js';
 import { decodeVectorBlob } from '../embed/quantize.js';
-import { HASH_BYTES, readVectorFile, vectorFilePath, writeVectorFile } from '../embed/vector-file.js';
+import { HASH_BYTES, vectorFilePath, writeVectorFile } from '../embed/vector-file.js';
+import { loadVectorFile } from '../embed/vector-file-load.js';
+import type { Clock } from '../core/logger.js';
 import { VECTORS_STAMP_KEY } from '../store/meta-repo.js';
 import type { IndexStore } from '../store/index-store.js';
 
@@ -24,7 +26,9 @@ export interface VectorCacheOptions {
   /** Read and write the vector snapshot beside the database (`<db>.vec`); default true. */
   readonly snapshotFile?: boolean;
   /** Told each load and each snapshot write (counts, for tests and benches). */
-  readonly onLoad?: ((event: { source: VectorLoadSource; rows: number; written?: number }) => void) | undefined;
+  readonly onLoad?: ((event: { source: VectorLoadSource; rows: number; written?: number; checked?: 'crc' | 'memo' }) => void) | undefined;
+  /** When a checked snapshot may be remembered as checked (`<db>.vec.ok`, see embed/vector-file-load.ts); default the system clock. */
+  readonly clock?: Clock | undefined;
 }
 
 /**
@@ -46,6 +50,8 @@ export class VectorIndexCache {
   /** A snapshot's ids and hashes not yet put in `hashes`. */
   private fileHashes: { ids: Float64Array; hashes: Uint8Array } | undefined;
   private writeDue = false;
+  /** How the last snapshot file loaded was checked (for onLoad). */
+  private checked: 'crc' | 'memo' | undefined;
 
   constructor(private readonly options: VectorCacheOptions = {}) {}
 
@@ -80,7 +86,7 @@ export class VectorIndexCache {
     let source: VectorLoadSource;
     if (!this.index && this.loadFile(model, stamp)) {
       source = 'snapshot';
-      if (stamp !== undefined && stamp === this.stamp) return this.options.onLoad?.({ source, rows: this.index!.size });
+      if (stamp !== undefined && stamp === this.stamp) return this.options.onLoad?.({ source, rows: this.index!.size, checked: this.checked });
       source = 'delta';
       this.applyDelta(store, model);
     } else if (this.hashes.size === 0 && !this.fileHashes) {
@@ -96,7 +102,7 @@ export class VectorIndexCache {
     }
     this.stamp = stamp;
     const written = stamp !== undefined ? this.writeFile(model, stamp) : undefined;
-    this.options.onLoad?.({ source, rows: this.index?.size ?? 0, ...(written !== undefined ? { written } : {}) });
+    this.options.onLoad?.({ source, rows: this.index?.size ?? 0, ...(written !== undefined ? { written } : {}), ...(source === 'delta' ? { checked: this.checked } : {}) });
   }
 
   /** Writes the file on the next turn of the event loop (once for any number of syncs before it), with the state then held. */
@@ -112,16 +118,11 @@ export class VectorIndexCache {
   /** Loads the snapshot file as the index (whatever its stamp); false when there is none usable. */
   private loadFile(model: string, current: string | undefined): boolean {
     const path = this.filePath;
-    const file = path ? readVectorFile(path, model) : undefined;
-    if (!file || file.ids.length === 0) return false;
-    const index = new FlatVectorIndex({ dimensions: file.dimensions, storage: file.rows instanceof Int8Array ? 'int8' : 'float32' });
-    try {
-      index.addRows(file.ids, file.rows, file.scales);
-    } catch {
-      return false; // e.g. an id that is not an integer: a damaged file is never served
-    }
-    this.index = index;
+    const file = path ? loadVectorFile(path, model, { clock: this.options.clock }) : undefined;
+    if (!file) return false;
+    this.index = file.index;
     this.fileHashes = { ids: file.ids, hashes: file.hashes };
+    this.checked = file.checked;
     this.stamp = file.stamp === current ? current : undefined;
     return true;
   }

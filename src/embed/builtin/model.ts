@@ -12,7 +12,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../../core/errors.js';
-import { decodeWeights, MODEL_FORMAT, MODEL_FORMAT_VERSION } from './format.js';
+import { MODEL_FORMAT, MODEL_FORMAT_VERSION } from './format.js';
+import { lazyWeightRows, VocabLookup, type WeightRows } from './lazy-tables.js';
 import type { Features, RowCache } from './tokenize.js';
 import { featureScratch, featurize, TOKENIZER_VERSION, TOKENIZER_VERSIONS, usesSubwords } from './tokenize.js';
 
@@ -87,17 +88,11 @@ export async function loadBuiltinModel(dir: string = defaultBuiltinModelDir()): 
   const tokens = vocabBytes.toString('utf8').split('\n');
   if (tokens[tokens.length - 1] === '') tokens.pop();
   if (tokens.length !== vocabSize) throw invalid(`vocab.txt has ${tokens.length} tokens; the manifest says ${vocabSize}`);
-  const vocab = new Map<string, number>();
-  tokens.forEach((t, i) => vocab.set(t, i));
+  const vocab = new VocabLookup(tokens);
   const rows = vocabSize + hashBuckets;
-  const w = decodeWeights(weightBytes, rows, dims);
+  // rows decoded on first use (a query needs a handful), each exactly as a whole-table decode would
+  const w = lazyWeightRows(weightBytes, rows, dims);
   if (!w) throw invalid(`${WEIGHTS} has ${weightBytes.byteLength} bytes; expected ${rows} rows × ${dims}`);
-  // Dequantised once: one multiply-add per token and dimension at run time.
-  const table = new Float32Array(rows * dims);
-  for (let r = 0; r < rows; r++) {
-    const s = w.scales[r]!;
-    for (let j = 0; j < dims; j++) table[r * dims + j] = w.vectors[r * dims + j]! * s;
-  }
   // Identifiers repeat across chunks: each maps to its rows once while the cache lasts (cleared when full).
   const cache: RowCache = new Map();
   const scratch = featureScratch(rows);
@@ -108,17 +103,19 @@ export async function loadBuiltinModel(dir: string = defaultBuiltinModelDir()): 
     version: manifest.files[WEIGHTS]!.slice(0, 16),
     embed(text, purpose) {
       if (cache.size > TOKEN_CACHE_LIMIT) cache.clear();
-      return pool(featurize(text, vocab, hashBuckets, { cache, subwords, scratch }), purpose === 'query' ? w.queryWeights : w.codeWeights, table, dims);
+      return pool(featurize(text, vocab, hashBuckets, { cache, subwords, scratch }), purpose === 'query' ? 'queryWeights' : 'codeWeights', w, dims);
     },
   };
 }
 
 /** The unit-length weighted sum of the rows of `f` (a zero vector when it has no tokens). */
-function pool(f: Features, weights: Float32Array, table: Float32Array, dims: number): Float32Array {
+function pool(f: Features, side: 'queryWeights' | 'codeWeights', w: WeightRows, dims: number): Float32Array {
   const out = new Float32Array(dims);
+  const { table } = w;
   for (let k = 0; k < f.ids.length; k++) {
     const r = f.ids[k]!;
-    const a = weights[r]! * f.tf[k]!;
+    w.ensure(r);
+    const a = w[side][r]! * f.tf[k]!;
     const base = r * dims;
     for (let j = 0; j < dims; j++) out[j]! += a * table[base + j]!;
   }
