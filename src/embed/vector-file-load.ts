@@ -30,8 +30,11 @@ export interface LoadedVectorFile {
   readonly index: FlatVectorIndex;
   readonly stamp: string;
   readonly ids: Float64Array;
-  /** HASH_BYTES a row, in `ids` order. */
-  readonly hashes: Uint8Array;
+  /**
+   * HASH_BYTES a row, in `ids` order; undefined when they were left in the file (trusted by memo,
+   * stamp current: only a later delta needs them) and the file has since been replaced.
+   */
+  readonly hashes: () => Uint8Array | undefined;
   /** How the file's integrity was established: its crc computed now, or a memo of an earlier check of this very file. */
   readonly checked: 'crc' | 'memo';
 }
@@ -41,6 +44,12 @@ export interface LoadVectorFileOptions {
   readonly clock?: Clock | undefined;
   /** Read and write `<db>.vec.ok`; default true. False: the crc is always computed. */
   readonly memo?: boolean | undefined;
+  /**
+   * The database's current vectors stamp: a file of that stamp trusted by its memo leaves its
+   * hashes (6 MB on the npm corpus) in the file until asked for; any other file is about to
+   * have a delta applied, which needs them at once.
+   */
+  readonly stamp?: string | undefined;
 }
 
 /** Fills `into` from `fd` at `position`; throws on a short read (a file that shrank). */
@@ -76,12 +85,18 @@ export function loadVectorFile(path: string, model: string, options: LoadVectorF
     const identity = identityOf(before, head.crc);
     const memo = options.memo === false ? undefined : readVerifiedMemo(path);
     const trusted = memo !== undefined && sameIdentity(memo, identity);
-    const loaded = readBody(fd, head, names.toString('utf8', head.modelBytes, head.modelBytes + head.stampBytes));
+    const stamp = names.toString('utf8', head.modelBytes, head.modelBytes + head.stampBytes);
+    const leaveHashes = trusted && options.stamp !== undefined && stamp === options.stamp;
+    const loaded = readBody(fd, head, stamp, !leaveHashes);
     if (!loaded) return fallback(path, model);
-    if (trusted) return { ...loaded.file, checked: 'memo' };
+    if (trusted) {
+      const { hashes } = loaded;
+      return { ...loaded.file, hashes: hashes ? () => hashes : () => readHashesLater(path, identity, head), checked: 'memo' };
+    }
     if (crcOf(fixed, names, loaded.parts) !== head.crc) return undefined;
     if (options.memo !== false) remember(fd, path, identity, (options.clock ?? systemClock).now());
-    return { ...loaded.file, checked: 'crc' };
+    const hashes = loaded.hashes!;
+    return { ...loaded.file, hashes: () => hashes, checked: 'crc' };
   } catch {
     return undefined;
   } finally {
@@ -96,12 +111,16 @@ function crcOf(fixed: Buffer, names: Buffer, parts: readonly Uint8Array[]): numb
   return crc;
 }
 
+/** Where the hashes section of a file with this header starts. */
+const hashesAt = (head: VectorHeader): number => head.headerBytes + head.rows * 8 + (head.int8 ? head.rows * 4 : 0) + head.vectorBytes;
+
 /**
- * Reads the body into a new index. `parts` are the views of every byte after the header in file
- * order (ids, scales, rows, padding, hashes), for the crc. Undefined when the rows cannot be
- * loaded as dense blocks (ids out of order: a damaged file; or dimensions that need padding).
+ * Reads the body into a new index, and the hashes when `withHashes`. `parts` are the views of
+ * every byte after the header in file order (ids, scales, rows, padding, hashes), for the crc.
+ * Undefined when the rows cannot be loaded as dense blocks (ids out of order: a damaged file; or
+ * dimensions that need padding).
  */
-function readBody(fd: number, head: VectorHeader, stamp: string): { file: Omit<LoadedVectorFile, 'checked'>; parts: Uint8Array[] } | undefined {
+function readBody(fd: number, head: VectorHeader, stamp: string, withHashes: boolean): { file: Omit<LoadedVectorFile, 'checked' | 'hashes'>; hashes: Uint8Array | undefined; parts: Uint8Array[] } | undefined {
   const { rows: n, dimensions: d, int8 } = head;
   const ids = new Float64Array(n);
   readFully(fd, new Uint8Array(ids.buffer), head.headerBytes);
@@ -122,9 +141,25 @@ function readBody(fd: number, head: VectorHeader, stamp: string): { file: Omit<L
   if (!dense) return undefined;
   const pad = new Uint8Array(head.vectorBytes - n * width);
   readFully(fd, pad, rowsAt + n * width);
-  const hashes = new Uint8Array(n * HASH_BYTES);
-  readFully(fd, hashes, rowsAt + head.vectorBytes);
-  return { file: { index, stamp, ids, hashes }, parts: [new Uint8Array(ids.buffer), ...scaleParts, ...rowParts, pad, hashes] };
+  const hashes = withHashes ? new Uint8Array(n * HASH_BYTES) : undefined;
+  if (hashes) readFully(fd, hashes, hashesAt(head));
+  return { file: { index, stamp, ids }, hashes, parts: [new Uint8Array(ids.buffer), ...scaleParts, ...rowParts, pad, ...(hashes ? [hashes] : [])] };
+}
+
+/** The hashes of a memo-trusted file, read when first needed: only from that very file (same identity), else undefined. */
+function readHashesLater(path: string, identity: FileIdentity, head: VectorHeader): Uint8Array | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    if (!sameIdentity(identityOf(fstatSync(fd, { bigint: true }), identity.crc), identity)) return undefined;
+    const hashes = new Uint8Array(head.rows * HASH_BYTES);
+    readFully(fd, hashes, hashesAt(head));
+    return hashes;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** Rows that need padding or ids out of order: the whole file decoded and checked, rows added one by one (or refused). */
@@ -133,7 +168,7 @@ function fallback(path: string, model: string): LoadedVectorFile | undefined {
   if (!file || file.ids.length === 0) return undefined;
   const index = new FlatVectorIndex({ dimensions: file.dimensions, storage: file.rows instanceof Int8Array ? 'int8' : 'float32' });
   index.addRows(file.ids, file.rows, file.scales); // throws on an id that is not an integer: caught, not served
-  return { index, stamp: file.stamp, ids: file.ids, hashes: file.hashes, checked: 'crc' };
+  return { index, stamp: file.stamp, ids: file.ids, hashes: () => file.hashes, checked: 'crc' };
 }
 
 /**
