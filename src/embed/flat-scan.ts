@@ -24,12 +24,13 @@ import { decodeVectorBlob, MAX_VECTOR_DIMENSIONS, quantizeInto, type DecodedVect
  * rows stay dense; memory does not shrink after removals (a wasm memory cannot), and is reused
  * by the next adds. Layout, every part 16-byte aligned:
  *
- *   [query: dp bytes (int8) or 4·dp (float32)] [scores: 4·chunkRows]
+ *   [query: dp bytes (int8) or 4·dp (float32)] [scores: 4·chunkRows] [selected rows: 4·chunkRows]
  *   [chunk 0: rows (chunkRows × rowBytes), int8 only: scales (4·chunkRows)] [chunk 1] …
  *
  * `dp` is the dimension zero-padded to a multiple of 16 (int8) or 4 (float32). Scores are
  * computed one chunk at a time into the shared scores area (it stays in cache) and selected in JS
- * right after, so selection costs a compare per row.
+ * right after: every row until the top k is full, then only the rows the kernel finds at or above
+ * its worst score (so JS does not walk every score, which in a short-lived process runs cold).
  *
  * Scores: int8 storage gives `dot(q8, row8) · qScale · rowScale`, the cosine up to quantization
  * error (see quantize.ts), float32 storage the float dot product; both are the cosine for the
@@ -99,6 +100,8 @@ export class FlatVectorIndex {
   private readonly dp: number;
   private readonly rowBytes: number;
   private readonly scoresOffset: number;
+  /** i32 row numbers of one chunk's scores that can enter the top k (`atLeast`). */
+  private readonly selectedOffset: number;
   private readonly chunksOffset: number;
   /** int8: offset of a chunk's scales after its rows. */
   private readonly scalesInChunk: number;
@@ -133,7 +136,8 @@ export class FlatVectorIndex {
     this.dp = storage === 'int8' ? align16(dimensions) : Math.ceil(dimensions / 4) * 4;
     this.rowBytes = storage === 'int8' ? this.dp : this.dp * 4;
     this.scoresOffset = align16(this.rowBytes);
-    this.chunksOffset = this.scoresOffset + align16(chunkRows * 4);
+    this.selectedOffset = this.scoresOffset + align16(chunkRows * 4);
+    this.chunksOffset = this.selectedOffset + align16(chunkRows * 4);
     this.scalesInChunk = align16(chunkRows * this.rowBytes);
     this.chunkBytes = this.scalesInChunk + (storage === 'int8' ? align16(chunkRows * 4) : 0);
     this.memory = createWasmMemory(Math.ceil(this.chunksOffset / WASM_PAGE_BYTES));
@@ -370,7 +374,12 @@ export class FlatVectorIndex {
       const rows = this.chunksOffset + c * this.chunkBytes;
       if (this.storage === 'int8') this.kernel.scoreI8(0, rows, rows + this.scalesInChunk, n, this.dp, qScale, this.scoresOffset);
       else this.kernel.dotF32(0, rows, n, this.dp, this.scoresOffset);
-      top.offerAll(scores, n, this.chunkIds[c]!, filter);
+      if (top.size < top.k) top.offerAll(scores, n, this.chunkIds[c]!, filter);
+      else {
+        // a full heap: only the rows that reach its worst score, found by the kernel (a short process would walk every score in cold JS)
+        const count = this.kernel.atLeast(this.scoresOffset, n, top.threshold, this.selectedOffset);
+        top.offerRows(scores, new Int32Array(this.buffer, this.selectedOffset, count), count, this.chunkIds[c]!, filter);
+      }
     }
     return top.sorted();
   }

@@ -22,6 +22,8 @@ export interface ScanKernel {
   scoreI8(q: number, rows: number, scales: number, n: number, dp: number, qScale: number, out: number): void;
   /** out[i] = f32 Σ q[j]·row_i[j], for n float32 rows of dp floats. */
   dotF32(q: number, rows: number, n: number, dp: number, out: number): void;
+  /** Writes to `out` (i32 slots, ascending) the indices i < n of the f32 `scores` with `!(scores[i] < t)`; returns how many. */
+  atLeast(scores: number, n: number, t: number, out: number): number;
 }
 
 /**
@@ -60,6 +62,7 @@ interface KernelExports {
   dot_i8(q: number, rows: number, n: number, dp: number, out: number): void;
   score_i8(q: number, rows: number, scales: number, n: number, dp: number, qScale: number, out: number): void;
   dot_f32(q: number, rows: number, n: number, dp: number, out: number): void;
+  at_least(scores: number, n: number, t: number, out: number): number;
 }
 
 /**
@@ -93,6 +96,7 @@ function wasmKernel(mod: WasmModule, memory: WasmMemory): ScanKernel {
     dotI8: (q, rows, n, dp, out) => x.dot_i8(q, rows, n, dp, out),
     scoreI8: (q, rows, scales, n, dp, qScale, out) => x.score_i8(q, rows, scales, n, dp, qScale, out),
     dotF32: (q, rows, n, dp, out) => x.dot_f32(q, rows, n, dp, out),
+    atLeast: (scores, n, t, out) => x.at_least(scores, n, t, out),
   };
 }
 
@@ -143,6 +147,14 @@ function jsKernel(memory: WasmMemory): ScanKernel {
         }
         o[i] = s0 + s1 + (s2 + s3);
       }
+    },
+    atLeast(scores, n, t, out) {
+      const s = new Float32Array(memory.buffer, scores, n);
+      const o = new Int32Array(memory.buffer, out, n);
+      const ft = Math.fround(t);
+      let c = 0;
+      for (let i = 0; i < n; i++) if (!(s[i]! < ft)) o[c++] = i;
+      return c;
     },
   };
 }
