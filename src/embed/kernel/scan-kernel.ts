@@ -11,7 +11,7 @@ import { DOT_I8_WASM_BASE64 } from './dot-i8-wasm.js';
  */
 
 export type KernelName = 'wasm-simd' | 'js';
-/** `auto`: SIMD when the runtime validates the module, else JS. `simd` throws when unsupported. */
+/** `auto`: SIMD when the runtime compiles the module, else JS. `simd` throws when unsupported. */
 export type KernelPreference = 'auto' | 'simd' | 'js';
 
 export interface ScanKernel {
@@ -42,7 +42,6 @@ interface WasmApi {
   readonly Memory: new (descriptor: { initial: number; maximum?: number }) => WasmMemory;
   readonly Module: new (bytes: Uint8Array) => WasmModule;
   readonly Instance: new (mod: WasmModule, imports: Record<string, Record<string, unknown>>) => { readonly exports: unknown };
-  validate(bytes: Uint8Array): boolean;
 }
 
 const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
@@ -74,8 +73,16 @@ let compiled: WasmModule | null | undefined;
 function kernelModule(): WasmModule | null {
   if (compiled === undefined) {
     const bytes = Buffer.from(DOT_I8_WASM_BASE64, 'base64');
-    // The feature probe: a runtime without SIMD (or without WebAssembly) rejects the module.
-    compiled = wasmApi !== undefined && wasmApi.validate(bytes) ? new wasmApi.Module(bytes) : null;
+    // The feature probe: a runtime without SIMD (or without WebAssembly) rejects the module. One
+    // compile, no `validate` first (which decodes the module a second time).
+    compiled = null;
+    if (wasmApi !== undefined) {
+      try {
+        compiled = new wasmApi.Module(bytes);
+      } catch {
+        // CompileError: no WebAssembly SIMD here
+      }
+    }
   }
   return compiled;
 }
