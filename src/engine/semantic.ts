@@ -183,11 +183,26 @@ export class SemanticLayer {
     try {
       const texts = vectorTexts(query);
       const vectors = texts.length > 0 ? await this.embedQueries(texts, signal) : [];
+      const stale = await this.staleVectors(store, signal);
+      if (stale !== undefined) return { requested, lexical: stale };
       return { requested, vectors, embedMs: Math.round((performance.now() - t0) * 100) / 100 };
     } catch (err) {
       if (!SemanticLayer.fallsBack(err)) throw err;
       return { requested, lexical: `lexical only: ${(err as Error).message}` };
     }
+  }
+
+  /**
+   * Why the index's vectors cannot be compared with this model's query vectors, or undefined when
+   * they can: `plan` matched the provider and model names only, but new weights under the same name
+   * (an upgraded built-in model, `ollama pull`, another local ONNX file) make vectors of another
+   * space. The fingerprint is known once the query is embedded (the remote ones cache it).
+   */
+  private async staleVectors(store: IndexStore, signal?: AbortSignal): Promise<string | undefined> {
+    const stored = readEmbedState(store).model;
+    const current = await this.get()!.fingerprint({ signal });
+    if (!stored || fingerprintKey(stored) === fingerprintKey(current)) return undefined;
+    return `lexical only: the index's vectors were made by ${fingerprintKey(stored)}, the model is now ${fingerprintKey(current)} (run \`scry embed\`)`;
   }
 
   /**

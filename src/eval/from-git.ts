@@ -134,6 +134,9 @@ export class CommitTrees {
     this.worktreeEngine = undefined;
     await mkdir(this.cacheDir!, { recursive: true });
     await copyFile(db, `${cached}.tmp`);
+    // a write-ahead log left beside an earlier file of this name (an outdated index opened above,
+    // or by another reader) would be replayed onto the new file and corrupt it: remove it first
+    for (const suffix of ['-wal', '-shm']) await rm(`${cached}${suffix}`, { force: true });
     await rename(`${cached}.tmp`, cached);
     return (this.worktreeEngine = await createEngine({ root: this.tree!, db, config: this.config }));
   }

@@ -1,4 +1,5 @@
 import { EngineError } from '../core/errors.js';
+import { continuationWarnings, fileSliceData, type FileSliceData } from '../core/file-slice.js';
 import type { TeamFileListing, TeamFileSlice, TeamStore } from '../team/team-store.js';
 import { checkRepoName, type AccessControl, type Principal } from './access.js';
 import { readableServed } from './search-route.js';
@@ -27,17 +28,9 @@ export interface ListRequest {
 }
 
 /** The local read_file tool's data, with the repository and the revision read. */
-export interface ReadAnswer {
+export interface ReadAnswer extends FileSliceData {
   readonly repo: string;
   readonly revision: number;
-  readonly path: string;
-  readonly language: string;
-  readonly start_line: number;
-  readonly end_line: number;
-  readonly total_lines: number;
-  readonly truncated: boolean;
-  readonly sha256: string;
-  readonly text: string;
   /** Set when the slice stopped before the lines asked for: where to continue. */
   readonly warnings: readonly string[];
 }
@@ -97,20 +90,7 @@ export function parseListParams(params: URLSearchParams): ListRequest {
 export async function readFileFor(store: TeamStore, access: AccessControl, principal: Principal, request: ReadRequest): Promise<ReadAnswer> {
   await readableServed(store, access, principal, [request.repo]);
   const slice: TeamFileSlice = await store.readFile(request.repo, request.path, { startLine: request.startLine, endLine: request.endLine, maxBytes: request.maxBytes ?? DEFAULT_READ_BYTES });
-  const more = slice.endLine < Math.min(request.endLine ?? slice.totalLines, slice.totalLines);
-  return {
-    repo: slice.repo,
-    revision: slice.revision,
-    path: slice.path,
-    language: slice.language,
-    start_line: slice.startLine,
-    end_line: slice.endLine,
-    total_lines: slice.totalLines,
-    truncated: slice.truncated,
-    sha256: slice.sha256,
-    text: slice.text,
-    warnings: more ? [`stopped at line ${slice.endLine} of ${slice.totalLines}: call again with start_line ${slice.endLine + 1}`] : [],
-  };
+  return { repo: slice.repo, revision: slice.revision, ...fileSliceData(slice), warnings: continuationWarnings(slice, request.endLine) };
 }
 
 /** One file listing for one principal, with the access rules of `readFileFor`. */

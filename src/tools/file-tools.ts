@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { continuationWarnings, fileSliceData } from '../core/file-slice.js';
 import { isEngineError, loadTokenCounter } from '../index.js';
 import { firstLinesOfText } from './bound.js';
 import { contextRequest, contextTaskArgs } from './context-args.js';
@@ -33,18 +34,7 @@ const readFile = defineTool({
   render: renderFileSlice,
   handler: async (args, ctx) => {
     const slice = await ctx.engine.readFile(args.path, { startLine: args.start_line, endLine: args.end_line, maxBytes: args.max_bytes });
-    const data = {
-      path: slice.path,
-      language: slice.language,
-      start_line: slice.startLine,
-      end_line: slice.endLine,
-      total_lines: slice.totalLines,
-      truncated: slice.truncated,
-      sha256: slice.sha256,
-      text: slice.text,
-    };
-    const more = slice.endLine < (args.end_line ?? slice.totalLines);
-    return { data, warnings: more ? [`stopped at line ${slice.endLine} of ${slice.totalLines}: call again with start_line ${slice.endLine + 1}`] : [] };
+    return { data: fileSliceData(slice), warnings: continuationWarnings(slice, args.end_line) };
   },
 });
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { distance } from 'fastest-levenshtein';
 import { EngineError } from '../core/errors.js';
+import type { FileSlice } from '../core/file-slice.js';
 import type { WalkOptions } from '../discover/walk.js';
 import { decodeText } from '../discover/decode.js';
 import { guardPath, servableText } from './path-guard.js';
@@ -16,20 +17,7 @@ export interface ReadFileOptions {
 }
 
 /** A slice of a file as it is on disk now (not as indexed). */
-export interface FileSlice {
-  readonly path: string;
-  readonly language: string;
-  /** 1-based, inclusive: the lines in `text`. */
-  readonly startLine: number;
-  readonly endLine: number;
-  /** Lines in the whole file. */
-  readonly totalLines: number;
-  readonly text: string;
-  /** True when `maxBytes` stopped the slice before `endLine` was reached. */
-  readonly truncated: boolean;
-  /** sha256 of the whole file's bytes: cite it, or check it before an edit. */
-  readonly sha256: string;
-}
+export type { FileSlice } from '../core/file-slice.js';
 
 /** Checks the line range and byte budget of a read (INVALID_ARGUMENT), returning them with defaults applied. */
 export function checkReadOptions(options: ReadFileOptions): { startLine: number; endLine: number | undefined; maxBytes: number } {

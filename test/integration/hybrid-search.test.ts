@@ -208,6 +208,30 @@ describe('hybrid search with an Ollama-compatible provider', () => {
       engine.close();
     }
   });
+
+  it('new weights under the same model name (`ollama pull`) search lexically until re-embedded, never against the old vectors', async () => {
+    const first = await open('pulled-embed');
+    try {
+      await first.embed();
+      expect((await first.search('retry backoff')).meta.mode).toBe('hybrid');
+    } finally {
+      first.close();
+    }
+    // the same name, other weights: /api/tags reports another digest, which is the fingerprint's version
+    server.models = { ...server.models, 'pulled-embed': 'sha256:' + 'b'.repeat(64) };
+    const engine = await open('pulled-embed');
+    try {
+      const stale = await engine.search('retry backoff');
+      expect(stale.meta.mode).toBe('lexical');
+      expect(stale.meta.semantic).toMatch(/vectors were made by ollama:pulled-embed:256:.*the model is now ollama:pulled-embed:256:b{12} /);
+      expect(stale.results.length).toBeGreaterThan(0);
+      await engine.embed();
+      expect((await engine.search('retry backoff')).meta.mode).toBe('hybrid');
+      expect(engine.status().embeddings!.vectorsModel).toMatchObject({ version: 'b'.repeat(12) });
+    } finally {
+      engine.close();
+    }
+  });
 });
 
 describe('scry embed, search --mode, similar (CLI, in-process)', () => {

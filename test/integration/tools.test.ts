@@ -150,6 +150,12 @@ describe('agent tools over a real index', () => {
     expect(env.meta.warnings.join(' ')).toMatch(new RegExp(`start_line ${data(env).end_line + 1}`));
   });
 
+  it('read_file past the end of a file returns the rest with no "call again" warning', async () => {
+    const env = await call('read_file', { path: 'src/db/open-database.ts', start_line: 8, end_line: 500 });
+    expect(data(env)).toMatchObject({ start_line: 8, end_line: 9, total_lines: 9, truncated: false });
+    expect(env.meta.warnings.join(' ')).not.toMatch(/call again/);
+  });
+
   it('a missing path is not_found with "did you mean" suggestions', async () => {
     const env = await call('read_file', { path: 'src/db/open-databse.ts' });
     expect(env.error).toBe('not_found');

@@ -1,15 +1,5 @@
+import type { FileSliceData } from '../../core/file-slice.js';
 import { count, fenced, fenceFor, fenceTag, numberedLines, quoted, span, type TextDoc } from './text-doc.js';
-
-interface FileSliceData {
-  readonly path: string;
-  readonly language: string;
-  readonly start_line: number;
-  readonly end_line: number;
-  readonly total_lines: number;
-  readonly truncated: boolean;
-  readonly sha256: string;
-  readonly text: string;
-}
 
 /** read_file: the place and size, then the lines numbered as the file has them, in a fence. */
 export function renderFileSlice(data: FileSliceData): TextDoc {
