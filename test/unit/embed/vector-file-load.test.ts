@@ -26,6 +26,8 @@ function data(n: number, dimensions: number, storage: 'int8' | 'float32' = 'int8
 }
 
 const later: Clock = { now: () => Date.now() + 10 * SETTLED_MS };
+/** A clock for which every file here was written just now (whatever the machine's speed). */
+const justWritten: Clock = { now: () => Date.now() - 10 * SETTLED_MS };
 
 /** Writes `bytes` in place (same inode) until the file's ctime differs from `before` (a later timestamp tick). */
 async function rewriteInPlace(path: string, bytes: Uint8Array, before: bigint): Promise<void> {
@@ -92,7 +94,7 @@ describe('loadVectorFile', () => {
     const path = join(t.dir, 'memo.vec');
     writeVectorFile(path, data(500, 32));
     // just written: its ctime is now, so a write in the same timestamp tick could go unseen
-    expect(loadVectorFile(path, MODEL)!.checked).toBe('crc');
+    expect(loadVectorFile(path, MODEL, { clock: justWritten })!.checked).toBe('crc');
     expect(existsSync(verifiedMemoPath(path))).toBe(false);
     expect(loadVectorFile(path, MODEL, { clock: later })!.checked).toBe('crc');
     const memo = readVerifiedMemo(path)!;
