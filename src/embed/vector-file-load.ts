@@ -19,7 +19,8 @@ import { FIXED_HEADER, HASH_BYTES, parseVectorHeader, readVectorFile, type Vecto
  * no program can set back, and a replaced file is another inode with a later ctime; the memo is
  * only recorded for a file whose ctime was the same before and after the check and at least
  * `SETTLED_MS` in the past, so a later write cannot fall within the same timestamp tick. A file
- * whose identity differs in any field is checked in full again. So a truncated, flipped, torn,
+ * whose identity differs in any field is checked in full again, and one trusted by its memo is
+ * served only if its identity is the same after the read as before. So a truncated, flipped, torn,
  * foreign or other-model file is never served, with or without a memo.
  */
 
@@ -90,6 +91,8 @@ export function loadVectorFile(path: string, model: string, options: LoadVectorF
     const loaded = readBody(fd, head, stamp, !leaveHashes);
     if (!loaded) return fallback(path, model);
     if (trusted) {
+      // the memo vouches for the bytes of that identity only: a file written to while it was read is not served
+      if (!sameIdentity(identityOf(fstatSync(fd, { bigint: true }), head.crc), identity)) return undefined;
       const { hashes } = loaded;
       return { ...loaded.file, hashes: hashes ? () => hashes : () => readHashesLater(path, identity, head), checked: 'memo' };
     }
