@@ -24,12 +24,13 @@ import { decodeVectorBlob, MAX_VECTOR_DIMENSIONS, quantizeInto, type DecodedVect
  * rows stay dense; memory does not shrink after removals (a wasm memory cannot), and is reused
  * by the next adds. Layout, every part 16-byte aligned:
  *
- *   [query: dp bytes (int8) or 4·dp (float32)] [scores: 4·chunkRows]
+ *   [query: dp bytes (int8) or 4·dp (float32)] [scores: 4·chunkRows] [selected rows: 4·chunkRows]
  *   [chunk 0: rows (chunkRows × rowBytes), int8 only: scales (4·chunkRows)] [chunk 1] …
  *
  * `dp` is the dimension zero-padded to a multiple of 16 (int8) or 4 (float32). Scores are
  * computed one chunk at a time into the shared scores area (it stays in cache) and selected in JS
- * right after, so selection costs a compare per row.
+ * right after: every row until the top k is full, then only the rows the kernel finds at or above
+ * its worst score (so JS does not walk every score, which in a short-lived process runs cold).
  *
  * Scores: int8 storage gives `dot(q8, row8) · qScale · rowScale`, the cosine up to quantization
  * error (see quantize.ts), float32 storage the float dot product; both are the cosine for the
@@ -68,6 +69,16 @@ export interface VectorIndexMemory {
   readonly totalBytes: number;
 }
 
+/** One chunk's share of `addDenseBlocks`: views of the index's memory for rows `start..end`. */
+export interface DenseBlock {
+  readonly start: number;
+  readonly end: number;
+  /** `(end - start)` rows of `dimensions` components (int8, or float32 little endian), unpadded. */
+  readonly rows: Uint8Array;
+  /** int8 storage: `(end - start)` float32 scales; undefined for float32 storage. */
+  readonly scales: Uint8Array | undefined;
+}
+
 export const DEFAULT_CHUNK_ROWS = 8192;
 /** V8's hash map with small-integer keys and values, measured by bench/vector-scan.ts (≈ 20–30 B); rounded up. */
 export const MAP_BYTES_PER_ENTRY = 32;
@@ -89,6 +100,8 @@ export class FlatVectorIndex {
   private readonly dp: number;
   private readonly rowBytes: number;
   private readonly scoresOffset: number;
+  /** i32 row numbers of one chunk's scores that can enter the top k (`atLeast`). */
+  private readonly selectedOffset: number;
   private readonly chunksOffset: number;
   /** int8: offset of a chunk's scales after its rows. */
   private readonly scalesInChunk: number;
@@ -123,7 +136,8 @@ export class FlatVectorIndex {
     this.dp = storage === 'int8' ? align16(dimensions) : Math.ceil(dimensions / 4) * 4;
     this.rowBytes = storage === 'int8' ? this.dp : this.dp * 4;
     this.scoresOffset = align16(this.rowBytes);
-    this.chunksOffset = this.scoresOffset + align16(chunkRows * 4);
+    this.selectedOffset = this.scoresOffset + align16(chunkRows * 4);
+    this.chunksOffset = this.selectedOffset + align16(chunkRows * 4);
     this.scalesInChunk = align16(chunkRows * this.rowBytes);
     this.chunkBytes = this.scalesInChunk + (storage === 'int8' ? align16(chunkRows * 4) : 0);
     this.memory = createWasmMemory(Math.ceil(this.chunksOffset / WASM_PAGE_BYTES));
@@ -232,13 +246,33 @@ export class FlatVectorIndex {
    * the row-by-row path decides.
    */
   private addDense(ids: ArrayLike<number>, rows: Int8Array | Float32Array, scales: Float32Array | undefined): boolean {
+    const sorted = ids instanceof Float64Array ? ids.slice() : Float64Array.from(ids);
+    const width = this.dimensions * rows.BYTES_PER_ELEMENT;
+    const bytes = new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength);
+    const scaleBytes = scales ? new Uint8Array(scales.buffer, scales.byteOffset, scales.byteLength) : undefined;
+    return this.addDenseBlocks(sorted, (b) => {
+      b.rows.set(bytes.subarray(b.start * width, b.end * width));
+      b.scales?.set(scaleBytes!.subarray(b.start * 4, b.end * 4));
+    });
+  }
+
+  /**
+   * Bulk load into an empty index, straight into its memory: `ids` (ascending safe integers; the
+   * index keeps this array) and, once per chunk in order, `fill` writes rows `start..end` into
+   * `block.rows` (unpadded: `dimensions` int8 or float32 components a row) and, int8, their
+   * float32 scales into `block.scales`, both views of the index's own memory (valid until the
+   * next add). A loader that reads a file there copies nothing twice. False, index left empty,
+   * when the ids are not ascending safe integers or rows would need padding (dimensions not a
+   * multiple of 16 for int8, of 4 for float32). If `fill` throws, the index must be discarded.
+   */
+  addDenseBlocks(ids: Float64Array, fill: (block: DenseBlock) => void): boolean {
     const n = ids.length;
+    if (this.count !== 0 || this.dp !== this.dimensions) return false;
     for (let i = 0; i < n; i++) {
       const id = ids[i]!;
       if (!Number.isSafeInteger(id) || (i > 0 && !(id > ids[i - 1]!))) return false;
     }
-    const sorted = ids instanceof Float64Array ? ids.slice() : Float64Array.from(ids);
-    const d = this.dimensions;
+    const width = this.rowBytes;
     this.reserve(Math.ceil(n / this.chunkRows));
     for (let start = 0; start < n; start += this.chunkRows) {
       const end = Math.min(n, start + this.chunkRows);
@@ -246,14 +280,12 @@ export class FlatVectorIndex {
       this.refreshViews();
       const c = start / this.chunkRows;
       const base = this.chunksOffset + c * this.chunkBytes;
-      this.chunkIds[c]!.set(sorted.subarray(start, end));
-      if (scales) {
-        this.i8.set((rows as Int8Array).subarray(start * d, end * d), base);
-        this.f32.set(scales.subarray(start, end), (base + this.scalesInChunk) / 4);
-      } else this.f32.set((rows as Float32Array).subarray(start * d, end * d), base / 4);
+      this.chunkIds[c]!.set(ids.subarray(start, end));
+      const scales = this.storage === 'int8' ? new Uint8Array(this.buffer, base + this.scalesInChunk, (end - start) * 4) : undefined;
+      fill({ start, end, rows: new Uint8Array(this.buffer, base, (end - start) * width), scales });
     }
     this.count = n;
-    this.sortedIds = sorted;
+    this.sortedIds = ids;
     return true;
   }
 
@@ -342,7 +374,12 @@ export class FlatVectorIndex {
       const rows = this.chunksOffset + c * this.chunkBytes;
       if (this.storage === 'int8') this.kernel.scoreI8(0, rows, rows + this.scalesInChunk, n, this.dp, qScale, this.scoresOffset);
       else this.kernel.dotF32(0, rows, n, this.dp, this.scoresOffset);
-      top.offerAll(scores, n, this.chunkIds[c]!, filter);
+      if (top.size < top.k) top.offerAll(scores, n, this.chunkIds[c]!, filter);
+      else {
+        // a full heap: only the rows that reach its worst score, found by the kernel (a short process would walk every score in cold JS)
+        const count = this.kernel.atLeast(this.scoresOffset, n, top.threshold, this.selectedOffset);
+        top.offerRows(scores, new Int32Array(this.buffer, this.selectedOffset, count), count, this.chunkIds[c]!, filter);
+      }
     }
     return top.sorted();
   }
