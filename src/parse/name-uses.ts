@@ -33,6 +33,7 @@ export function classifyIdentifier(grammar: LoadedGrammar, node: Node, definedHe
  * Every identifier of a parsed file, classified, grouped by name (names in order of first
  * occurrence). An identifier made of several words (`empty?`, `foo-bar`) gives each word at its
  * own offset, with the identifier's kind: a reference search for the word finds it there.
+ * With `only`, the uses of that one name (the others are skipped before they are classified).
  */
 export function collectNameUses(
   grammar: LoadedGrammar,
@@ -40,6 +41,7 @@ export function collectNameUses(
   text: string,
   symbols: ReadonlyArray<Pick<SymbolDraft, 'name' | 'startLine'>>,
   imports: ReadonlyArray<Pick<ImportDraft, 'line'>>,
+  only?: string,
 ): NameUsesDraft[] {
   const query = grammar.identifiers;
   if (!query) return [];
@@ -54,8 +56,11 @@ export function collectNameUses(
     if (name !== 'id') continue;
     const at = node.startIndex;
     const end = node.endIndex;
+    const word = text.slice(at, end);
+    if (only !== undefined && !word.includes(only)) continue;
     const line = lineAt(table, at);
-    for (const m of text.slice(at, end).matchAll(WORD_RE)) {
+    for (const m of word.matchAll(WORD_RE)) {
+      if (only !== undefined && m[0] !== only) continue;
       const definedHere = defLines.has(`${m[0]}\n${line + 1}`);
       const importLine = importLines.has(line + 1);
       // the common case decided without walking to the parent (classifyIdentifier's rules)
