@@ -1,4 +1,4 @@
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node, QueryCapture, Tree } from 'web-tree-sitter';
 import type { ImportDraft, NameUsesDraft, SymbolDraft, UseKind } from '../core/symbol.js';
 import type { LoadedGrammar } from './grammars.js';
 import { LineTable } from './line-table.js';
@@ -50,7 +50,7 @@ export function collectNameUses(
   const importLines = new Set(imports.map((i) => i.line));
   const byName = new Map<string, string[]>();
   const last = new Map<string, number>();
-  const captures = query.captures(tree.rootNode);
+  const captures = only === undefined ? query.captures(tree.rootNode) : capturesAround(query, tree, text, only);
   const callees = calleeSpans(captures.filter((c) => c.name === 'call').map((c) => c.node));
   for (const { name, node } of captures) {
     if (name !== 'id') continue;
@@ -73,6 +73,25 @@ export function collectNameUses(
     }
   }
   return [...byName].map(([name, uses]) => ({ name, uses: uses.join(' ') }));
+}
+
+/**
+ * The captures of the identifiers query that intersect an occurrence of `word` in the text (the
+ * identifiers there and the calls around them), each once: one query per occurrence instead of
+ * one over the whole tree. Ranges are in bytes of the UTF-16 text tree-sitter parsed.
+ */
+function capturesAround(query: NonNullable<LoadedGrammar['identifiers']>, tree: Tree, text: string, word: string): QueryCapture[] {
+  const out: QueryCapture[] = [];
+  const seen = new Set<string>();
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
+    for (const c of query.captures(tree.rootNode, { startIndex: at * 2, endIndex: (at + word.length) * 2 })) {
+      const key = `${c.name}:${c.node.startIndex}:${c.node.endIndex}:${c.node.typeId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(c);
+    }
+  }
+  return out;
 }
 
 /**
