@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openConnection } from '../../src/store/driver.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { unpackBody } from '../../src/store/content-codec.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { isolatedEnv, tempDir } from '../helpers/temp.js';
@@ -68,8 +69,14 @@ describe('references: identifier uses parsed at query time, against the golden',
     }
   });
 
-  it('an index of schema 10 with stored identifier uses is upgraded in place: the rows dropped, nothing re-chunked, the same references', async () => {
+  it('an index of schema 10 (stored identifier uses, uncompressed text) is upgraded in place: the rows dropped, nothing re-chunked or rewritten, the same references', async () => {
     const raw = openConnection(db);
+    // stored text as schema 10 wrote it: not compressed, no codec column
+    const rows = raw.prepare<[], { id: number; body: Uint8Array; codec: number }>('SELECT id, body, codec FROM content').all();
+    const update = raw.prepare<[Buffer, number]>('UPDATE content SET body = ?, codec = 0 WHERE id = ?');
+    for (const r of rows) update.run(unpackBody(Buffer.from(r.body), r.codec), r.id);
+    expect(rows.some((r) => r.codec === 1)).toBe(true);
+    raw.exec('ALTER TABLE content DROP COLUMN codec');
     // the table as migration 7 made it, with rows that contradict the golden: they must not be read
     raw.exec(MIGRATIONS.find((m) => m.version === 7)!.sql);
     raw.prepare("INSERT INTO name_uses(file_id, name, uses) SELECT id, '', '' FROM files").run();
@@ -79,9 +86,11 @@ describe('references: identifier uses parsed at query time, against the golden',
     raw.close();
     const engine = await createEngine({ root, db, env: isolatedEnv(t.dir) });
     try {
-      expect(engine.status()).toMatchObject({ schemaVersion: 11, featureVersionCurrent: true });
+      expect(engine.status()).toMatchObject({ schemaVersion: 12, featureVersionCurrent: true });
       const check = openConnection(db, { readonly: true });
       expect(check.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'name_uses%'").get()).toEqual({ n: 0 });
+      // the old bodies are read as they are (codec 0), not rewritten
+      expect(check.prepare('SELECT count(*) AS n FROM content WHERE codec <> 0').get()).toEqual({ n: 0 });
       expect(check.prepare('SELECT count(*) AS n FROM chunks').get()).toEqual(chunksBefore);
       check.close();
       for (const name of ['Inventory', ...Object.keys(golden).filter((_, i) => i % 7 === 0)]) {
