@@ -7,7 +7,7 @@ import type { IndexStore } from '../store/index-store.js';
 /** Files whose text is scanned at most per query: a name used in more files is reported as truncated. */
 export const MAX_CANDIDATE_FILES = 2000;
 
-/** An indexed file that holds a name's exact bytes. */
+/** An indexed file the FTS index matched for a name. */
 export interface NameCandidate {
   readonly id: number;
   readonly path: string;
@@ -18,7 +18,7 @@ export interface NameCandidate {
 }
 
 export interface NameCandidates {
-  /** Where the name is defined first, then code files, then other files; then by path. */
+  /** Where the name is defined first, then code files, then other files; then by path (some may not hold the name: see holdingText). */
   readonly files: NameCandidate[];
   /** Files with a definition of exactly this name. */
   readonly definedIn: ReadonlySet<string>;
@@ -28,22 +28,27 @@ export interface NameCandidates {
 
 /**
  * The files that may hold `name` as an identifier, from the FTS index (code and comment fields:
- * a mention in a comment is a `text` reference), which keeps identifiers whole; the FTS match is
- * case-insensitive and by stem, so only the files whose stored text holds the name's exact bytes
- * are kept.
+ * a mention in a comment is a `text` reference), which keeps identifiers whole. The FTS match is
+ * case-insensitive and by stem: a caller reads each file's text in this order and skips those
+ * that do not hold the name's exact characters (`holdsName`), so that a search stopping early
+ * reads (and inflates) no more texts than it needs.
  */
 export function nameCandidates(store: IndexStore, name: string): NameCandidates {
   const tokens = name.split(/[$]+/).filter(Boolean);
   const match = `{body doc} : "${tokens.join(' ')}"`;
   const found = store.read(() => store.search.filesMatching(match, MAX_CANDIDATE_FILES + 1));
   const definedIn = new Set(store.read(() => store.structure.byName(name, undefined, 1000)).filter((s) => s.name === name).map((s) => s.path));
-  const kept = found.slice(0, MAX_CANDIDATE_FILES);
-  const holding = store.read(() => store.content.hashesContaining([...new Set(kept.map((c) => c.hash))], name));
-  const files = kept
-    .filter((c) => holding.has(c.hash))
+  const files = found
+    .slice(0, MAX_CANDIDATE_FILES)
     .map(({ id, path, language, hash, parser }) => ({ id, path, language, hash, parser }))
     .sort((a, b) => rankFile(a, definedIn) - rankFile(b, definedIn) || a.path.localeCompare(b.path));
   return { files, definedIn, truncated: found.length > MAX_CANDIDATE_FILES };
+}
+
+/** The stored text of a candidate when it holds `name` exactly; undefined otherwise (a stem or case match only). */
+export function holdingText(store: IndexStore, file: NameCandidate, name: string): string | undefined {
+  const text = store.read(() => store.content.text(file.hash));
+  return text !== undefined && text.includes(name) ? text : undefined;
 }
 
 /** True when a file's language has a grammar of its own: its identifiers can be classified by parsing it. */

@@ -1,7 +1,7 @@
 import { EngineError } from '../core/errors.js';
 import type { UseKind } from '../core/symbol.js';
 import type { IndexStore } from '../store/index-store.js';
-import { nameCandidates, parseNameUses } from './name-occurrences.js';
+import { holdingText, nameCandidates, parseNameUses } from './name-occurrences.js';
 
 /**
  * How a name occurs: where it is defined, called, imported, otherwise used in code, or only
@@ -65,8 +65,8 @@ export function checkReferenceQuery(name: unknown, limit: number): string {
 
 /**
  * References to a name, by name (not type-resolved). Candidate files come from the FTS index
- * (nameCandidates: the files holding the name's exact bytes, where it is defined first); each
- * candidate's stored text is scanned for the name at word boundaries, and a file whose language
+ * (nameCandidates: where it is defined first); each candidate's stored text that holds the name
+ * exactly is scanned for the name at word boundaries, and a file whose language
  * has a grammar of its own is parsed now to give each occurrence the kind of the identifier
  * there (definition, call, import, reference; `parsed` counts them); an occurrence that is no
  * identifier is `text`. At most MAX_PARSED_FILES files are parsed per call: past that the result
@@ -81,13 +81,15 @@ export async function findReferences(store: IndexStore, name: string, limit: num
   let truncated = candidates.truncated;
   let parseCapped = false;
   for (const file of candidates.files) {
+    const text = holdingText(store, file, n);
+    if (text === undefined) continue;
     if (total >= limit || parsed >= MAX_PARSED_FILES) {
+      // truncated only if another file has an occurrence (the name's bytes inside a longer word are none)
+      if (scanFile(text, n, undefined).length === 0) continue;
       truncated = true;
       parseCapped = total < limit;
       break;
     }
-    const text = store.read(() => store.content.text(file.hash));
-    if (text === undefined) continue;
     const kinds = await parseNameUses(store, file, n, text);
     if (kinds) parsed++;
     let refs = scanFile(text, n, kinds);

@@ -3,7 +3,7 @@ import { EngineError } from '../core/errors.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { SymbolRow } from '../store/structure-repo.js';
 import { outlineFile } from './outline.js';
-import { hasOwnGrammar, nameCandidates, parseNameUses } from './name-occurrences.js';
+import { hasOwnGrammar, holdingText, nameCandidates, parseNameUses } from './name-occurrences.js';
 
 /**
  * What a listed file is to the subject file (`it`): `imports` — it imports the subject;
@@ -179,7 +179,7 @@ async function usesByFile(store: IndexStore, name: string): Promise<Array<[strin
   for (const file of nameCandidates(store, name).files) {
     if (total >= USES_PER_NAME) break;
     if (file.parser !== 'tree-sitter' || !hasOwnGrammar(file.language)) continue;
-    const text = store.read(() => store.content.text(file.hash));
+    const text = holdingText(store, file, name);
     if (text === undefined) continue;
     const uses = await parseNameUses(store, file, name, text);
     if (!uses || uses.size === 0) continue;

@@ -17,7 +17,6 @@ export class ContentRepo {
   private readonly bodiesStmt;
   private readonly bodiesLikeStmt;
   private readonly bodiesGlobStmt;
-  private readonly withBytesStmt;
 
   constructor(db: Db) {
     this.putStmt = db.prepare<[string, Buffer, number]>(
@@ -31,9 +30,6 @@ export class ContentRepo {
     const containing = `${rows} WHERE c.codec <> 0 OR CAST(c.body AS TEXT)`;
     this.bodiesLikeStmt = db.prepare<[string, string], BodyRow>(`${containing} LIKE ? ESCAPE '\\'`);
     this.bodiesGlobStmt = db.prepare<[string, string], BodyRow>(`${containing} GLOB ?`);
-    this.withBytesStmt = db.prepare<[string, Buffer], { hash: string; body: Uint8Array | null }>(
-      'SELECT c.hash, CASE WHEN c.codec = 0 THEN NULL ELSE c.body END AS body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value WHERE c.codec <> 0 OR instr(c.body, ?) > 0',
-    );
     this.sliceStmt = db.prepare<[number, number, string], { text: Uint8Array | null; codec: number }>(
       'SELECT CASE WHEN codec = 0 THEN substr(body, ?, ?) ELSE body END AS text, codec FROM content WHERE hash = ?',
     );
@@ -71,16 +67,6 @@ export class ContentRepo {
   bodies(hashes: readonly string[]): Map<string, Buffer> {
     const out = new Map<string, Buffer>();
     for (const row of this.bodiesStmt.all(JSON.stringify(hashes))) out.set(row.hash, unpackBody(asBuffer(row.body), row.codec));
-    return out;
-  }
-
-  /** Hashes among `hashes` whose body contains the UTF-8 bytes of `text` (uncompressed bodies compared in SQLite, without copying them). */
-  hashesContaining(hashes: readonly string[], text: string): Set<string> {
-    const needle = Buffer.from(text, 'utf8');
-    const out = new Set<string>();
-    for (const row of this.withBytesStmt.all(JSON.stringify(hashes), needle)) {
-      if (row.body === null || holdsBytes(unpackBody(asBuffer(row.body), 1), needle, false)) out.add(row.hash);
-    }
     return out;
   }
 

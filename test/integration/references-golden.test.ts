@@ -64,6 +64,12 @@ describe('references: identifier uses parsed at query time, against the golden',
       }
       // the golden exercises every kind
       expect([...kinds].sort()).toEqual(['call', 'definition', 'import', 'reference', 'text']);
+      // a limit of exactly the total is not truncated (files matched by stem only are read, not counted); one less is
+      for (const [name, want] of Object.entries(golden).filter(([, w]) => w.total >= 3 && new Set(w.refs.map((r) => r.split(' ')[0])).size >= 2).slice(0, 20)) {
+        expect((await engine.references(name, { limit: want.total })).truncated).toBe(false);
+        const cut = await engine.references(name, { limit: want.total - 1 });
+        expect({ name, truncated: cut.truncated, total: cut.total, parseCapped: cut.parseCapped }).toEqual({ name, truncated: true, total: want.total - 1, parseCapped: undefined });
+      }
     } finally {
       engine.close();
     }
