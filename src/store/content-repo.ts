@@ -1,8 +1,11 @@
 import type { Db } from './database.js';
 import { asBuffer } from './driver.js';
 import { holdsBytes, packBody, unpackBody } from './content-codec.js';
+import { gramFilter, mayHold } from './content-grams.js';
 
 type BodyRow = { hash: string; body: Uint8Array; codec: number };
+/** A body that matched in SQLite (`body`), or a compressed one to filter (`body` null). */
+type FilteredRow = { hash: string; body: Uint8Array | null; codec: number; grams: Uint8Array | null };
 
 /**
  * File text stored once per content hash (identical files share one row), compressed when that
@@ -19,17 +22,18 @@ export class ContentRepo {
   private readonly bodiesGlobStmt;
 
   constructor(db: Db) {
-    this.putStmt = db.prepare<[string, Buffer, number]>(
-      'INSERT INTO content(hash, body, codec) VALUES (?, ?, ?) ON CONFLICT(hash) DO UPDATE SET body = excluded.body, codec = excluded.codec WHERE body IS NOT excluded.body',
+    this.putStmt = db.prepare<[string, Buffer, number, Buffer | null]>(
+      'INSERT INTO content(hash, body, codec, grams) VALUES (?, ?, ?, ?) ON CONFLICT(hash) DO UPDATE SET body = excluded.body, codec = excluded.codec, grams = excluded.grams WHERE body IS NOT excluded.body',
     );
     this.deleteStmt = db.prepare<[string]>('DELETE FROM content WHERE hash = ?');
     this.textStmt = db.prepare<[string], { body: Uint8Array; codec: number }>('SELECT body, codec FROM content WHERE hash = ?');
     const rows = 'SELECT c.hash, c.body, c.codec FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value';
     this.bodiesStmt = db.prepare<[string], BodyRow>(rows);
-    // a compressed body is always returned, and searched after inflating it
-    const containing = `${rows} WHERE c.codec <> 0 OR CAST(c.body AS TEXT)`;
-    this.bodiesLikeStmt = db.prepare<[string, string], BodyRow>(`${containing} LIKE ? ESCAPE '\\'`);
-    this.bodiesGlobStmt = db.prepare<[string, string], BodyRow>(`${containing} GLOB ?`);
+    // a compressed body comes back as its trigram filter only: inflated and searched when the filter lets it through
+    const containing = `SELECT c.hash, CASE WHEN c.codec = 0 THEN c.body END AS body, c.codec, c.grams FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value
+      WHERE c.codec <> 0 OR CAST(c.body AS TEXT)`;
+    this.bodiesLikeStmt = db.prepare<[string, string], FilteredRow>(`${containing} LIKE ? ESCAPE '\\'`);
+    this.bodiesGlobStmt = db.prepare<[string, string], FilteredRow>(`${containing} GLOB ?`);
     this.sliceStmt = db.prepare<[number, number, string], { text: Uint8Array | null; codec: number }>(
       'SELECT CASE WHEN codec = 0 THEN substr(body, ?, ?) ELSE body END AS text, codec FROM content WHERE hash = ?',
     );
@@ -41,7 +45,7 @@ export class ContentRepo {
    */
   putBytes(hash: string, utf8: Buffer): void {
     const { body, codec } = packBody(utf8);
-    this.putStmt.run(hash, body, codec);
+    this.putStmt.run(hash, body, codec, codec === 0 ? null : gramFilter(utf8));
   }
 
   delete(hash: string): void {
@@ -72,8 +76,10 @@ export class ContentRepo {
 
   /**
    * Bodies among `hashes` that contain `text` (exactly, or ignoring the case of ASCII letters only:
-   * SQL GLOB or LIKE), without copying the other uncompressed ones out of SQLite. Both read a body
-   * only up to its first NUL byte: a body with a NUL may be missed, so pass only hashes known to be NUL-free.
+   * SQL GLOB or LIKE), without copying the other uncompressed ones out of SQLite; a compressed body
+   * is inflated only when its trigram filter (content-grams.ts) says it may hold `text`. GLOB and
+   * LIKE read a body only up to its first NUL byte: a body with a NUL may be missed, so pass only
+   * hashes known to be NUL-free.
    */
   bodiesContaining(hashes: readonly string[], text: string, ignoreAsciiCase: boolean): Map<string, Buffer> {
     const out = new Map<string, Buffer>();
@@ -81,10 +87,12 @@ export class ContentRepo {
       ? this.bodiesLikeStmt.all(JSON.stringify(hashes), `%${text.replace(/[\\%_]/g, '\\$&')}%`)
       : this.bodiesGlobStmt.all(JSON.stringify(hashes), `*${text.replace(/[*?[]/g, '[$&]')}*`);
     const needle = Buffer.from(text, 'utf8');
+    const packed: string[] = [];
     for (const row of rows) {
-      const body = unpackBody(asBuffer(row.body), row.codec);
-      if (row.codec === 0 || holdsBytes(body, needle, ignoreAsciiCase)) out.set(row.hash, body);
+      if (row.body !== null) out.set(row.hash, asBuffer(row.body));
+      else if (!row.grams || mayHold(row.grams, needle)) packed.push(row.hash);
     }
+    for (const [hash, body] of this.bodies(packed)) if (holdsBytes(body, needle, ignoreAsciiCase)) out.set(hash, body);
     return out;
   }
 }

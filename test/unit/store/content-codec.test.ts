@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConnection } from '../../../src/store/driver.js';
 import { holdsBytes, packBody, unpackBody } from '../../../src/store/content-codec.js';
+import { gramFilter, mayHold } from '../../../src/store/content-grams.js';
 import { IndexStore } from '../../../src/store/index-store.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -43,6 +44,23 @@ describe('content codec', () => {
     expect(packBody(Buffer.from('short'))).toEqual({ body: Buffer.from('short'), codec: 0 });
     expect(holdsBytes(Buffer.from('Hello World'), Buffer.from('o wOR'), true)).toBe(true);
     expect(holdsBytes(Buffer.from('Hello World'), Buffer.from('o wOR'), false)).toBe(false);
+  });
+
+  it('a trigram filter never rules out a text holding the needle (in any ASCII case), and rules out a foreign word', () => {
+    fc.assert(
+      fc.property(body, fc.nat(), fc.integer({ min: 1, max: 12 }), fc.boolean(), (text, at, length, flip) => {
+        const bytes = Buffer.from(text);
+        const start = bytes.length === 0 ? 0 : at % bytes.length;
+        const needle = Buffer.from(bytes.subarray(start, start + length));
+        if (flip) for (let i = 0; i < needle.length; i++) if (/[a-zA-Z]/.test(String.fromCharCode(needle[i]!))) needle[i] = needle[i]! ^ 32;
+        expect(mayHold(gramFilter(bytes), needle)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    const source = Buffer.from('export function widget(a, b) {\n  // TODO: check the bounds\n  return a + b;\n}\n'.repeat(60));
+    expect(mayHold(gramFilter(source), Buffer.from('todo: CHECK'))).toBe(true);
+    expect(mayHold(gramFilter(source), Buffer.from('zqxjvwk_nomatch'))).toBe(false);
+    expect(mayHold(gramFilter(source), Buffer.from('widget(b'))).toBe(false);
   });
 
   it('text, slice, bodies and the containing-searches agree with the raw bytes, packed or not', () => {
