@@ -1,8 +1,9 @@
 import type { UseKind } from '../core/symbol.js';
-import { loadGrammars } from '../parse/grammars.js';
-import { collectNameUses, unpackUses } from '../parse/name-uses.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
 import type { IndexStore } from '../store/index-store.js';
+import { hasOwnGrammar, ParsedFiles } from './parsed-files.js';
+
+export { hasOwnGrammar };
 
 /** Files whose text is scanned at most per query: a name used in more files is reported as truncated. */
 export const MAX_CANDIDATE_FILES = 2000;
@@ -51,11 +52,6 @@ export function holdingText(store: IndexStore, file: NameCandidate, name: string
   return text !== undefined && text.includes(name) ? text : undefined;
 }
 
-/** True when a file's language has a grammar of its own: its identifiers can be classified by parsing it. */
-export function hasOwnGrammar(language: string): boolean {
-  return grammarLanguages(language).includes(language);
-}
-
 function rankFile(f: { path: string; language: string }, definedIn: ReadonlySet<string>): number {
   if (definedIn.has(f.path)) return 0;
   return grammarLanguages(f.language).length > 0 ? 1 : 2;
@@ -67,17 +63,10 @@ function rankFile(f: { path: string; language: string }, definedIn: ReadonlySet<
  * has no grammar of its own or the grammar does not load.
  */
 export async function parseNameUses(store: IndexStore, file: NameCandidate, name: string, text: string): Promise<Map<number, UseKind> | undefined> {
-  if (!hasOwnGrammar(file.language)) return undefined;
-  const grammar = (await loadGrammars([file.language])).get(file.language);
-  if (!grammar) return undefined;
-  const tree = grammar.parser.parse(text);
-  if (!tree) return undefined;
+  const files = new ParsedFiles(store);
   try {
-    const symbols = store.read(() => store.structure.inFile(file.path));
-    const imports = store.read(() => store.structure.importsOf(file.path));
-    const uses = collectNameUses(grammar, tree, text, symbols, imports, name).find((u) => u.name === name);
-    return unpackUses(uses?.uses ?? '');
+    return await files.uses(file, name, text);
   } finally {
-    tree.delete();
+    files.close();
   }
 }
