@@ -168,6 +168,11 @@ export const VARIANTS: Record<string, ConfigInput> = {
   /** Issue 18: the candidates of the tuning half, for long queries only. */
   'long:decay.9': ranking({ byKind: { long: { fileDecay: 0.9 } } }),
   'long:cap3w.7s2': ranking({ byKind: { long: { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 2 } } }),
+  /** Issue 18: the name match in the blend (`search.fusion.blendNames`), natural-language queries. */
+  'names.1': { search: { fusion: { blendNames: 0.1 } } } as ConfigInput,
+  'names.2': { search: { fusion: { blendNames: 0.2 } } } as ConfigInput,
+  'names.3': { search: { fusion: { blendNames: 0.3 } } } as ConfigInput,
+  'names.5': { search: { fusion: { blendNames: 0.5 } } } as ConfigInput,
   /** The shipped configuration. */
   default: {},
   /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */

@@ -218,10 +218,11 @@ function fileScores(cands: readonly RankerCandidate[]): Map<string, number> {
 
 /**
  * The score-level blend of `search.fusion.blend` (issue 17): the rule-based lexical score plus `w` ×
- * the model's cosine, each over the query's best candidate, every other feature 0.
+ * the model's cosine, each over the query's best candidate, plus `names` × the name match
+ * (`nameCoverage`, `search.fusion.blendNames`, issue 18), every other feature 0.
  */
-export function blendWeights(w: number): LinearWeights {
-  return Object.fromEntries(FEATURES.map((f) => [f, f === 'lexical' ? 1 : f === 'cosineNorm' ? w : 0])) as Record<FeatureName, number>;
+export function blendWeights(w: number, names = 0): LinearWeights {
+  return Object.fromEntries(FEATURES.map((f) => [f, f === 'lexical' ? 1 : f === 'cosineNorm' ? w : f === 'nameCoverage' ? names : 0])) as Record<FeatureName, number>;
 }
 
 /** The blend keeps every chunk the lexical pipeline would (no per-file cap). */
