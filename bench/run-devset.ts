@@ -173,6 +173,12 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'names.2': { search: { fusion: { blendNames: 0.2 } } } as ConfigInput,
   'names.3': { search: { fusion: { blendNames: 0.3 } } } as ConfigInput,
   'names.5': { search: { fusion: { blendNames: 0.5 } } } as ConfigInput,
+  'names.7': { search: { fusion: { blendNames: 0.7 } } } as ConfigInput,
+  names1: { search: { fusion: { blendNames: 1 } } } as ConfigInput,
+  'names.5+list10': { search: { fusion: { blendNames: 0.5, blendNameDepth: 10 } } } as ConfigInput,
+  'names.5+list20': { search: { fusion: { blendNames: 0.5, blendNameDepth: 20 } } } as ConfigInput,
+  'names.7+list20': { search: { fusion: { blendNames: 0.7, blendNameDepth: 20 } } } as ConfigInput,
+  'names1+list20': { search: { fusion: { blendNames: 1, blendNameDepth: 20 } } } as ConfigInput,
   /** The shipped configuration. */
   default: {},
   /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */

@@ -148,6 +148,12 @@ export const fusionSchema = z
      */
     blendNames: z.number().min(0).max(10).default(0),
     /**
+     * With `blendNames` above 0: how many definitions whose names the query names join the blend's
+     * candidates (the name list of src/search/name-list.ts: the `symbol` field asked for the query's
+     * words, the best-named kept, each scored by the lexical expression). Range 0–100; default 0 (off).
+     */
+    blendNameDepth: z.number().int().min(0).max(100).default(0),
+    /**
      * The blend weight per query kind (src/search/query-kind.ts): a kind whose weight is 0 is ranked
      * lexically (the vector list does not touch it). A kind not listed: `blend` for natural-language
      * queries, 0 for identifier, path and long ones (where vectors cost: golden long MRR 0.947 →

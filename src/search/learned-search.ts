@@ -9,12 +9,14 @@ import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters } from './filters.js';
 import { codeWordsOf, extractFeatures, scoreLinear, weighsText, type Diversity, type LinearWeights, type RankerCandidate } from './learned-rank.js';
-import { docWhyLines, lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
+import { docWhyLines, fieldWeights, lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
 import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
 import { classifyQuery } from './query-kind.js';
 import { isLongQuery } from './query-parse.js';
 import { capPerFile, decayPerFile, dedupeOverlaps, displayScore, isTestPath, scoreFromBm25 } from './rank.js';
 import type { RankerTrace, SearchResult } from './search-result.js';
+import { nameCandidates } from './name-list.js';
+import { queryNameWords, queryWords } from './name-match.js';
 import { highlightTerms } from './snippet.js';
 import type { VectorSnapshot } from './vector-search.js';
 import { localeOrder } from '../core/text-order.js';
@@ -26,6 +28,8 @@ export interface LearnedParams extends LexicalParams {
   readonly model: { readonly weights: LinearWeights; readonly diversity: Diversity; readonly name: string };
   /** With a model: its vectors, the query vectors (one per vector text) and how many vector hits join the pool. */
   readonly vectors?: { readonly snapshot: VectorSnapshot; readonly queryVectors: readonly Float32Array[]; readonly depth: number; readonly cosineForAll?: boolean } | undefined;
+  /** The name list (name-list.ts): how many best-named definitions join the candidates (0 or absent: none). */
+  readonly nameDepth?: number | undefined;
 }
 
 type Row = FtsCandidate & { readonly score?: number };
@@ -57,11 +61,13 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     ranking: { ...kindRanking, byKind: {}, fileCap: 0, fileDecay: 1 },
   });
   const vec = vectorHits(store, params);
-  if (params.vectors?.cosineForAll) addLexicalCosines(params.vectors, lexical.rows, vec.byId);
+  const named = nameList(store, params, lexical, new Set([...lexical.rows, ...vec.rows].map((r) => r.chunkId)));
+  const lexRows = [...lexical.rows, ...named];
+  if (params.vectors?.cosineForAll) addLexicalCosines(params.vectors, lexRows, vec.byId);
   const pool = new Map<number, Row>();
-  for (const r of lexical.rows) pool.set(r.chunkId, r);
+  for (const r of lexRows) pool.set(r.chunkId, r);
   for (const r of vec.rows) if (!pool.has(r.chunkId)) pool.set(r.chunkId, r);
-  const lexRank = new Map(lexical.rows.map((r, i) => [r.chunkId, i + 1]));
+  const lexRank = new Map(lexRows.map((r, i) => [r.chunkId, i + 1]));
   const texts = new Map<string, string>();
   const textOf = (r: Row): string => {
     const t = texts.get(r.chunkHash) ?? store.read(() => store.content.slice(r.fileHash, r.startByte, r.endByte)) ?? '';
@@ -69,6 +75,9 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     return t;
   };
   const rows = [...pool.values()];
+  // the name match reads the names of the definitions inside each candidate (a merged chunk holds several)
+  const nameWords = params.explain === true || params.model.weights.nameMatch !== 0 ? queryNameWords(params.query) : undefined;
+  const names = nameWords ? definitionNames(store, rows) : undefined;
   // texts feed only the text features: the blend weighs none, so it reads just its results' texts (explain shows every feature)
   const readText = params.explain === true || weighsText(params.model.weights);
   const cands: RankerCandidate[] = rows.map((r) => {
@@ -76,12 +85,13 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     return {
       ...r,
       text: readText ? textOf(r) : '',
+      names: names?.get(r.chunkId),
       lexical: rank !== undefined ? { score: r.score ?? 0, rank, bm25: scoreFromBm25(r.bm25) } : undefined,
       vector: vec.byId.get(r.chunkId),
     };
   });
   const traits = lexical.query ?? { words: [], names: new Set<string>(), wantsTests: false, wantsDocs: false };
-  const features = extractFeatures(cands, { ...traits, long: lexical.long, codeWords: codeWordsOf(params.query), isTest: isTestPath });
+  const features = extractFeatures(cands, { ...traits, long: lexical.long, codeWords: codeWordsOf(params.query), isTest: isTestPath, nameWords });
   const scored = rows
     .map((r, i) => {
       const s = scoreLinear(features[i]!, params.model.weights);
@@ -121,6 +131,30 @@ function addLexicalCosines(v: NonNullable<LearnedParams['vectors']>, rows: reado
       if (!had || h.score > had.cosine) byId.set(h.id, { cosine: h.score });
     }
   }
+}
+
+/** The name list's chunks (name-list.ts), scored by the lexical expression; none unless `nameDepth` is set. */
+function nameList(store: IndexStore, params: LearnedParams, lexical: LexicalOutcome, exclude: ReadonlySet<number>): Row[] {
+  if (!params.nameDepth || !lexical.anyExpression) return [];
+  const words = queryWords(params.query).map((w) => w.toLowerCase());
+  const p = { words, nameWords: queryNameWords(params.query), depth: params.nameDepth, filter: compileFilters(params.filters), exclude, expression: lexical.anyExpression, weights: fieldWeights(params.weights), wantsTests: lexical.query?.wantsTests ?? false };
+  return nameCandidates(store, p);
+}
+
+/** The names of the definitions inside each row's lines (its own symbol first), by chunk id: one read of each file's symbols. */
+function definitionNames(store: IndexStore, rows: readonly Row[]): Map<number, string[]> {
+  const byPath = new Map<string, Row[]>();
+  for (const r of rows) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+  const out = new Map<number, string[]>();
+  for (const [path, inFile] of byPath) {
+    const symbols = store.read(() => store.structure.inFile(path));
+    for (const r of inFile) {
+      const names = new Set<string>(r.symbol ? [r.symbol] : []);
+      for (const s of symbols) if (s.startLine >= r.startLine && s.endLine <= r.endLine) names.add(s.name);
+      out.set(r.chunkId, [...names]);
+    }
+  }
+  return out;
 }
 
 /** Files mode: each file once, at its best chunk's place. */
