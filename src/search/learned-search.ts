@@ -16,7 +16,7 @@ import { isLongQuery } from './query-parse.js';
 import { capPerFile, decayPerFile, dedupeOverlaps, displayScore, isTestPath, scoreFromBm25 } from './rank.js';
 import type { RankerTrace, SearchResult } from './search-result.js';
 import { nameCandidates } from './name-list.js';
-import { queryNameWords, queryWords } from './name-match.js';
+import { bestName, queryNameWords, queryWords } from './name-match.js';
 import { highlightTerms } from './snippet.js';
 import type { VectorSnapshot } from './vector-search.js';
 import { localeOrder } from '../core/text-order.js';
@@ -108,11 +108,17 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
   const similarity = new Map<string, number>();
   const docWhy = params.explain ? docWhyLines(store, lexical.expression, params.weights, picked) : new Map<number, string[]>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, lexical.kind) : undefined;
+  const namedIds = new Set(named.map((r) => r.chunkId));
+  /** The `--explain` lines of the name match: the definition it matched, and whether the name list brought the chunk. */
+  const nameWhy = (id: number): string[] => {
+    const best = nameWords && names ? bestName(nameWords, names.get(id) ?? []) : undefined;
+    return [...(best?.name !== undefined ? [`name match: ${best.name}`] : []), ...(namedIds.has(id) ? ['from the name list (a definition the query names, scored by the lexical expression)'] : [])];
+  };
   const results = picked.map((hit): SearchResult => {
     if (hit.cosine !== undefined) similarity.set(String(hit.chunkId), hit.cosine);
     const ranker: RankerTrace = { model: params.model.name, score: hit.linear.score, features: hit.features, contributions: hit.linear.contributions };
     const why = Object.entries(hit.linear.contributions).map(([f, v]) => `${f} ${displayScore(hit.features[f as keyof typeof hit.features])} × ${displayScore(params.model.weights[f as keyof LinearWeights])} = ${displayScore(v)}`);
-    return toSearchResult(store, hit, hit.score, marks, params.snippetLines, texts, params.explain ? { why: [`learned ranker (${params.model.name}): ${displayScore(hit.linear.score)}`, ...why, ...(docWhy.get(hit.chunkId) ?? []), ...(kindWhy !== undefined ? [kindWhy] : []), ...hit.why], ranker } : {});
+    return toSearchResult(store, hit, hit.score, marks, params.snippetLines, texts, params.explain ? { why: [`learned ranker (${params.model.name}): ${displayScore(hit.linear.score)}`, ...why, ...nameWhy(hit.chunkId), ...(docWhy.get(hit.chunkId) ?? []), ...(kindWhy !== undefined ? [kindWhy] : []), ...hit.why], ranker } : {});
   });
   return { ...lexical, results, texts, chunkIds: picked.map((p) => p.chunkId), rows: picked, similarity };
 }
