@@ -76,11 +76,16 @@ export function impliedVerbs(words: readonly string[]): string[] {
   return out;
 }
 
-/** The name side: the lower-cased words of an identifier (`getPrimaryKey` → get, primary, key). */
+/** Words that join a name's others (`ManyToOne`, `sizeOfList`): not what a description must say. */
+const JOINERS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'to', 'of', 'by', 'in', 'on', 'at', 'for', 'and', 'or', 'from', 'with', 'as']);
+
+/**
+ * The name side: the distinct lower-cased words of an identifier (`getPrimaryKey` → get, primary,
+ * key), the words that join others out but for the first (`ManyToOne` → many, one; `toJSON` → to, json).
+ */
 export function identifierWords(name: string): string[] {
-  return splitIdentifier(name)
-    .map((w) => w.toLowerCase())
-    .filter((w) => /[a-z]/.test(w));
+  const words = splitIdentifier(name).filter((w) => /[a-z]/.test(w));
+  return [...new Set(words.filter((w, i) => i === 0 || !JOINERS.has(w)))];
 }
 
 /** Whether a query stem names the identifier word `w` (its position `i` in the name: only the first may be a verb). */

@@ -21,7 +21,21 @@ describe('queryNameWords', () => {
   });
 });
 
+describe('identifierWords', () => {
+  it('splits a name into distinct words, function words out but for the first', () => {
+    expect(identifierWords('getPrimaryKey')).toEqual(['get', 'primary', 'key']);
+    expect(identifierWords('ManyToMany')).toEqual(['many']);
+    expect(identifierWords('ManyToOne')).toEqual(['many', 'one']);
+    expect(identifierWords('toJSON')).toEqual(['to', 'json']);
+  });
+});
+
 describe('nameScore', () => {
+  it('tells apart names that differ in one word', () => {
+    const q = queryNameWords('Defines a many-to-one relationship');
+    expect(nameScore(q, 'ManyToOne')).toBeGreaterThan(nameScore(q, 'ManyToMany'));
+  });
+
   it('matches a leading verb by the words a description uses for it', () => {
     const q = queryNameWords('Returns the primary key of an entity');
     // get ← returns, primary, key: 3 of 3 name words against 4 query words
