@@ -147,20 +147,10 @@ function nameList(store: IndexStore, params: LearnedParams, lexical: LexicalOutc
   return nameCandidates(store, p);
 }
 
-/** The names of the definitions inside each row's lines (its own symbol first), by chunk id: one read of each file's symbols. */
+/** The names of the definitions inside each row's lines (its own symbol first), by chunk id. */
 function definitionNames(store: IndexStore, rows: readonly Row[]): Map<number, string[]> {
-  const byPath = new Map<string, Row[]>();
-  for (const r of rows) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
-  const out = new Map<number, string[]>();
-  for (const [path, inFile] of byPath) {
-    const symbols = store.read(() => store.structure.inFile(path));
-    for (const r of inFile) {
-      const names = new Set<string>(r.symbol ? [r.symbol] : []);
-      for (const s of symbols) if (s.startLine >= r.startLine && s.endLine <= r.endLine) names.add(s.name);
-      out.set(r.chunkId, [...names]);
-    }
-  }
-  return out;
+  const inside = store.read(() => store.search.definitionNames(rows.map((r) => r.chunkId)));
+  return new Map(rows.map((r) => [r.chunkId, [...new Set([...(r.symbol ? [r.symbol] : []), ...(inside.get(r.chunkId) ?? [])])]]));
 }
 
 /** Files mode: each file once, at its best chunk's place. */
