@@ -184,6 +184,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'names1+list20': { search: { fusion: { blendNames: 1, blendNameDepth: 20 } } } as ConfigInput,
   /** The shipped configuration. */
   default: {},
+  /** The shipped configuration before the name match (issue 18): the blend of lexical score and cosine alone. */
+  'default-names': { search: { fusion: { blendNames: 0 } } } as ConfigInput,
   /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */
   'default-kinds': ranking({ byKind: {} }),
   /** The shipped configuration without the model: BM25 ranking only, the vectors unused (`search.mode: 'lexical'`). */

@@ -6,7 +6,7 @@
  * weight sets: `lexical` (no vector features) and `hybrid` (with the model's cosine). Pure: no I/O.
  */
 
-import { bestName } from './name-match.js';
+import { bestName, nameWeights } from './name-match.js';
 
 /** The features, in the order of the weights file. */
 export const FEATURES = [
@@ -171,6 +171,8 @@ export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuer
   const maxBm25 = maxOf((c) => c.lexical?.bm25);
   const maxCos = maxOf((c) => c.vector?.cosine);
   const files = fileScores(cands);
+  const namesOf = cands.map((c) => c.names ?? (c.symbol ? [c.symbol] : []));
+  const nameIdf = q.nameWords ? nameWeights(q.nameWords, namesOf) : undefined;
   const maxFile = Math.max(0, ...files.values());
   return cands.map((c, i): FeatureVector => {
     const contentType = c.contentType;
@@ -203,7 +205,7 @@ export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuer
       fileLong: file * long,
       coverageLong: coverage * long,
       cosineLong: cosineNorm * long,
-      nameMatch: q.nameWords ? bestName(q.nameWords, c.names ?? (c.symbol ? [c.symbol] : [])).score : 0,
+      nameMatch: q.nameWords ? bestName(q.nameWords, namesOf[i]!, nameIdf).score : 0,
     };
   });
 }

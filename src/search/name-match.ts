@@ -88,27 +88,57 @@ export function identifierWords(name: string): string[] {
   return [...new Set(words.filter((w, i) => i === 0 || !JOINERS.has(w)))];
 }
 
-/** Whether a query stem names the identifier word `w` (its position `i` in the name: only the first may be a verb). */
-function named(w: string, i: number, query: readonly string[]): boolean {
-  const stem = nameStem(w);
-  if (query.some((q) => close(q, stem))) return true;
+/** Whether the query stem `q` names the identifier word `w` (its position `i` in the name: only the first may be a verb). */
+function names(q: string, w: string, i: number): boolean {
+  if (close(q, nameStem(w))) return true;
   const verbs = i === 0 ? VERB_WORDS.get(w) : undefined;
-  return verbs !== undefined && query.some((q) => verbs.some((v) => q.startsWith(v)));
+  return verbs !== undefined && verbs.some((v) => q.startsWith(v));
 }
 
-/** The Dice overlap of a query's name words and one identifier's words, 0–1. */
-export function nameScore(query: readonly string[], name: string): number {
+/**
+ * The weight of each query word in the match: log(1 + N / (1 + n)), n of the N candidates having
+ * a name the word names. A word most names carry (`schema` in a schema library) says little about
+ * which one the description means.
+ */
+export function nameWeights(query: readonly string[], namesOf: ReadonlyArray<readonly string[]>): number[] {
+  const wordsOf = namesOf.map((ns) => ns.map(identifierWords));
+  return query.map((q) => {
+    const hits = wordsOf.filter((ns) => ns.some((ws) => ws.some((w, i) => names(q, w, i)))).length;
+    return Math.log(1 + namesOf.length / (1 + hits));
+  });
+}
+
+/**
+ * The weighted Dice overlap of a query's name words and one identifier's words, 0–1: twice the
+ * weight of the name words some query word names, over the weight of all name words and all query
+ * words (a name word weighs as the query word naming it, else as the query words' mean). Without
+ * `weights` every word weighs 1: 2·matched / (name words + query words).
+ */
+export function nameScore(query: readonly string[], name: string, weights?: readonly number[]): number {
   const words = identifierWords(name);
   if (words.length === 0 || query.length === 0) return 0;
-  const matched = words.filter((w, i) => named(w, i, query)).length;
-  return (2 * matched) / (words.length + query.length);
+  const wq = weights ?? query.map(() => 1);
+  const all = wq.reduce((a, b) => a + b, 0);
+  if (all <= 0) return 0;
+  const mean = all / wq.length;
+  let matched = 0;
+  let side = 0;
+  words.forEach((w, i) => {
+    let best = -1;
+    query.forEach((q, j) => {
+      if (wq[j]! > best && names(q, w, i)) best = wq[j]!;
+    });
+    matched += Math.max(0, best);
+    side += best >= 0 ? best : mean;
+  });
+  return (2 * matched) / (side + all);
 }
 
 /** The best-named definition among `names`: its name and score (score 0, name undefined when none matches). */
-export function bestName(query: readonly string[], names: readonly string[]): { name: string | undefined; score: number } {
+export function bestName(query: readonly string[], names: readonly string[], weights?: readonly number[]): { name: string | undefined; score: number } {
   let best: { name: string | undefined; score: number } = { name: undefined, score: 0 };
   for (const n of names) {
-    const s = nameScore(query, n);
+    const s = nameScore(query, n, weights);
     if (s > best.score) best = { name: n, score: s };
   }
   return best;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bestName, identifierWords, nameScore, nameStem, queryNameWords } from '../../../src/search/name-match.js';
+import { bestName, identifierWords, nameScore, nameStem, nameWeights, queryNameWords } from '../../../src/search/name-match.js';
 import { extractFeatures, type RankerCandidate } from '../../../src/search/learned-rank.js';
 import { isTestPath } from '../../../src/search/rank.js';
 
@@ -88,9 +88,28 @@ describe('the nameMatch feature', () => {
   it('is the best name of the chunk, its symbol when the names are not known, 0 without query words', () => {
     const nameWords = queryNameWords('Returns the primary key of an entity');
     const f = extractFeatures([cand('getPrimaryKey'), cand('extract', ['extract', 'getPrimaryKey']), cand('other')], { ...q, nameWords });
-    expect(f[0]!.nameMatch).toBeCloseTo(6 / 7);
-    expect(f[1]!.nameMatch).toBeCloseTo(6 / 7);
+    expect(f[0]!.nameMatch).toBeGreaterThan(0.5);
+    expect(f[1]!.nameMatch).toBe(f[0]!.nameMatch);
     expect(f[2]!.nameMatch).toBe(0);
     expect(extractFeatures([cand('getPrimaryKey')], q)[0]!.nameMatch).toBe(0);
+  });
+});
+
+describe('nameWeights', () => {
+  it('weighs a word most candidates\' names carry below a rare one', () => {
+    const query = queryNameWords('Make every nested field of an object schema optional');
+    const w = nameWeights(query, [['objectSchema'], ['jsonSchema'], ['toJSONSchema'], ['deepPartial', 'makeOptional']]);
+    const of = (word: string): number => w[query.indexOf(word)]!;
+    expect(of('schema')).toBeLessThan(of('optional'));
+    expect(of('nest')).toBeGreaterThan(of('schema'));
+  });
+
+  it('with weights, the name that carries the rare word wins over the one carrying the common one', () => {
+    const query = queryNameWords('Make every nested field of an object schema optional');
+    const namesOf = [['objectSchema'], ['jsonSchema'], ['toJSONSchema'], ['makeOptional']];
+    const w = nameWeights(query, namesOf);
+    expect(nameScore(query, 'makeOptional', w)).toBeGreaterThan(nameScore(query, 'jsonSchema', w));
+    // all weights 1: the plain Dice overlap
+    expect(nameScore(query, 'makeOptional', query.map(() => 1))).toBeCloseTo(nameScore(query, 'makeOptional'));
   });
 });
