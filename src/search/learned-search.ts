@@ -16,7 +16,7 @@ import { isLongQuery } from './query-parse.js';
 import { capPerFile, decayPerFile, dedupeOverlaps, displayScore, isTestPath, scoreFromBm25 } from './rank.js';
 import type { RankerTrace, SearchResult } from './search-result.js';
 import { nameCandidates } from './name-list.js';
-import { bestName, queryNameWords, queryWords } from './name-match.js';
+import { bestName, nameWeights, queryNameWords, queryWords } from './name-match.js';
 import { highlightTerms } from './snippet.js';
 import type { VectorSnapshot } from './vector-search.js';
 import { localeOrder } from '../core/text-order.js';
@@ -61,20 +61,13 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     ranking: { ...kindRanking, byKind: {}, fileCap: 0, fileDecay: 1 },
   });
   const vec = vectorHits(store, params);
-  const named = nameList(store, params, lexical, new Set([...lexical.rows, ...vec.rows].map((r) => r.chunkId)));
-  const lexRows = [...lexical.rows, ...named];
-  if (params.vectors?.cosineForAll) addLexicalCosines(params.vectors, lexRows, vec.byId);
-  const pool = new Map<number, Row>();
-  for (const r of lexRows) pool.set(r.chunkId, r);
-  for (const r of vec.rows) if (!pool.has(r.chunkId)) pool.set(r.chunkId, r);
-  const lexRank = new Map(lexRows.map((r, i) => [r.chunkId, i + 1]));
+  const { rows, lexRank, named } = candidatePool(store, params, lexical, vec);
   const texts = new Map<string, string>();
   const textOf = (r: Row): string => {
     const t = texts.get(r.chunkHash) ?? store.read(() => store.content.slice(r.fileHash, r.startByte, r.endByte)) ?? '';
     texts.set(r.chunkHash, t);
     return t;
   };
-  const rows = [...pool.values()];
   // the name match reads the names of the definitions inside each candidate (a merged chunk holds several)
   const nameWords = params.explain === true || params.model.weights.nameMatch !== 0 ? queryNameWords(params.query) : undefined;
   const names = nameWords ? definitionNames(store, rows) : undefined;
@@ -108,12 +101,7 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
   const similarity = new Map<string, number>();
   const docWhy = params.explain ? docWhyLines(store, lexical.expression, params.weights, picked) : new Map<number, string[]>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, lexical.kind) : undefined;
-  const namedIds = new Set(named.map((r) => r.chunkId));
-  /** The `--explain` lines of the name match: the definition it matched, and whether the name list brought the chunk. */
-  const nameWhy = (id: number): string[] => {
-    const best = nameWords && names ? bestName(nameWords, names.get(id) ?? []) : undefined;
-    return [...(best?.name !== undefined ? [`name match: ${best.name}`] : []), ...(namedIds.has(id) ? ['from the name list (a definition the query names, scored by the lexical expression)'] : [])];
-  };
+  const nameWhy = params.explain ? nameExplainer(rows, cands, nameWords, named) : () => [];
   const results = picked.map((hit): SearchResult => {
     if (hit.cosine !== undefined) similarity.set(String(hit.chunkId), hit.cosine);
     const ranker: RankerTrace = { model: params.model.name, score: hit.linear.score, features: hit.features, contributions: hit.linear.contributions };
@@ -137,6 +125,28 @@ function addLexicalCosines(v: NonNullable<LearnedParams['vectors']>, rows: reado
       if (!had || h.score > had.cosine) byId.set(h.id, { cosine: h.score });
     }
   }
+}
+
+/** The candidates: the lexical list, the name list's chunks, then the vector list's others; each lexical one's 1-based rank. */
+function candidatePool(store: IndexStore, params: LearnedParams, lexical: LexicalOutcome, vec: ReturnType<typeof vectorHits>): { rows: Row[]; lexRank: Map<number, number>; named: Row[] } {
+  const named = nameList(store, params, lexical, new Set([...lexical.rows, ...vec.rows].map((r) => r.chunkId)));
+  const lexRows = [...lexical.rows, ...named];
+  if (params.vectors?.cosineForAll) addLexicalCosines(params.vectors, lexRows, vec.byId);
+  const pool = new Map<number, Row>();
+  for (const r of lexRows) pool.set(r.chunkId, r);
+  for (const r of vec.rows) if (!pool.has(r.chunkId)) pool.set(r.chunkId, r);
+  return { rows: [...pool.values()], lexRank: new Map(lexRows.map((r, i) => [r.chunkId, i + 1])), named };
+}
+
+/** The `--explain` lines of the name match, by chunk id: the definition it matched (weighed as the feature is), and whether the name list brought the chunk. */
+function nameExplainer(rows: readonly Row[], cands: readonly RankerCandidate[], nameWords: readonly string[] | undefined, named: readonly Row[]): (id: number) => string[] {
+  const namesOf = new Map(cands.map((c, i) => [rows[i]!.chunkId, c.names ?? (c.symbol ? [c.symbol] : [])]));
+  const weights = nameWords ? nameWeights(nameWords, [...namesOf.values()]) : undefined;
+  const namedIds = new Set(named.map((r) => r.chunkId));
+  return (id) => {
+    const best = nameWords ? bestName(nameWords, namesOf.get(id) ?? [], weights) : undefined;
+    return [...(best?.name !== undefined ? [`name match: ${best.name}`] : []), ...(namedIds.has(id) ? ['from the name list (a definition the query names, scored by the lexical expression)'] : [])];
+  };
 }
 
 /** The name list's chunks (name-list.ts), scored by the lexical expression; none unless `nameDepth` is set. */
