@@ -8,11 +8,13 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type ConfigInput, type Engine } from '../../src/index.js';
+import { IndexStore } from '../../src/store/index-store.js';
 import { writeSmallRepo } from '../helpers/fixture-repo.js';
 import { isolatedEnv, tempDir } from '../helpers/temp.js';
 
 const QUERY = 'Check if a character is whitespace';
 const TARGET = 'src/text/isWhitespace.ts';
+const MERGED = 'src/util/small.ts';
 
 function decoy(i: number): string {
   return [
@@ -35,7 +37,11 @@ describe('the name list in the blend', () => {
   beforeAll(async () => {
     t = tempDir('scry-names-');
     root = join(t.dir, 'repo');
-    const files: Record<string, string> = { [TARGET]: 'export function isWhitespace(c: string): boolean {\n  return c === " " || c === "\\t" || c === "\\n";\n}\n' };
+    const files: Record<string, string> = {
+      [TARGET]: 'export function isWhitespace(c: string): boolean {\n  return c === " " || c === "\\t" || c === "\\n";\n}\n',
+      // three small definitions: one merged chunk, named after another one
+      [MERGED]: 'export function add(a: number, b: number) {\n  return a + b;\n}\nexport function getPrimaryKey(e: { id: number }) {\n  return e.id;\n}\nexport function remove(a: number[], i: number) {\n  a.splice(i, 1);\n}\n',
+    };
     for (let i = 0; i < 60; i++) files[`src/scan/token${i}.ts`] = decoy(i);
     writeSmallRepo(root, files);
     const engine = await open({});
@@ -68,6 +74,27 @@ describe('the name list in the blend', () => {
     expect(why).toContain('name match: isWhitespace');
     expect(why.some((w) => w.startsWith('from the name list'))).toBe(true);
     expect(why.some((w) => /^nameMatch [\d.]+ × 1 = /.test(w))).toBe(true);
+  });
+
+  it('reads every definition name of a merged chunk, and matches the described one inside it', async () => {
+    const store = IndexStore.open(join(t.dir, 'index.db'), { create: false });
+    try {
+      const chunks = store.read(() => store.search.search('"primary"', [0, 0, 1, 0, 0, 0, 0], 5)).filter((c) => c.path === MERGED);
+      expect(chunks).toHaveLength(1);
+      expect(chunks[0]!.symbol).not.toBe('getPrimaryKey');
+      expect(store.read(() => store.search.definitionNames([chunks[0]!.chunkId])).get(chunks[0]!.chunkId)).toEqual(['add', 'getPrimaryKey', 'remove']);
+    } finally {
+      store.close();
+    }
+    const engine = await open({});
+    try {
+      const r = await engine.search('Returns the primary key of an entity', { explain: true, limit: 5 });
+      const hit = r.results.find((x) => x.path === MERGED);
+      expect(hit?.why).toContain('name match: getPrimaryKey');
+      expect(hit!.ranker!.features.nameMatch).toBeGreaterThan(0);
+    } finally {
+      engine.close();
+    }
   });
 
   it('the name list is off while the name match is (blendNames 0)', async () => {
