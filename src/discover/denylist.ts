@@ -22,7 +22,7 @@ export const BUILTIN_DENYLIST: readonly string[] = [
   // compiled objects
   '*.pyc', '*.pyo', '*.so', '*.dylib', '*.dll', '*.exe', '*.o', '*.a', '*.obj', '*.class', '*.wasm', '*.node',
   // databases
-  '*.sqlite', '*.sqlite3', '*.db', '*.db-wal', '*.db-shm', '*.sqlite-wal', '*.sqlite-shm', '*.db.vec', '*.db.vec.*.tmp',
+  '*.sqlite', '*.sqlite3', '*.db', '*.db-wal', '*.db-shm', '*.sqlite-wal', '*.sqlite-shm', '*.db.vec', '*.db.vec.ok', '*.db.vec.*.tmp',
 ];
 
 /**

@@ -23,7 +23,8 @@ import { crc32 } from 'node:zlib';
 
 export const VECTOR_FILE_VERSION = 1;
 const MAGIC = Buffer.from('SCRYVEC\0', 'latin1');
-const FIXED_HEADER = 40;
+/** Bytes of the header before the model and stamp names. */
+export const FIXED_HEADER = 40;
 /** Bytes of a chunk content hash (sha-256) in the file. */
 export const HASH_BYTES = 32;
 
@@ -85,24 +86,44 @@ export function encodeVectorFile(data: VectorFileData): Buffer {
   return out;
 }
 
+/** The fixed header's fields, once checked against each other and the file's size. */
+export interface VectorHeader {
+  readonly crc: number;
+  readonly headerBytes: number;
+  readonly dimensions: number;
+  readonly int8: boolean;
+  readonly rows: number;
+  readonly modelBytes: number;
+  readonly stampBytes: number;
+  /** Bytes of the rows section, padding included. */
+  readonly vectorBytes: number;
+}
+
+/** The first FIXED_HEADER bytes of a file of `size` bytes, parsed; undefined when they are not a header of this version for that size. */
+export function parseVectorHeader(fixed: Buffer, size: number): VectorHeader | undefined {
+  if (fixed.length < FIXED_HEADER || !fixed.subarray(0, 8).equals(MAGIC) || fixed.readUInt32LE(8) !== VECTOR_FILE_VERSION) return undefined;
+  const headerBytes = fixed.readUInt32LE(16);
+  const dimensions = fixed.readUInt32LE(20);
+  const storage = fixed.readUInt32LE(24);
+  const n = fixed.readUInt32LE(28);
+  const modelBytes = fixed.readUInt32LE(32);
+  const stampBytes = fixed.readUInt32LE(36);
+  if (storage > 1 || dimensions < 1 || headerBytes !== pad8(FIXED_HEADER + modelBytes + stampBytes)) return undefined;
+  const int8 = storage === 0;
+  const vectorBytes = pad8(n * dimensions * (int8 ? 1 : 4));
+  if (size !== headerBytes + n * 8 + (int8 ? n * 4 : 0) + vectorBytes + n * HASH_BYTES) return undefined;
+  return { crc: fixed.readUInt32LE(12), headerBytes, dimensions, int8, rows: n, modelBytes, stampBytes, vectorBytes };
+}
+
 /**
  * The snapshot in `bytes` when it is whole and of `model`; else undefined. Views, not copies, of
  * `bytes` where its alignment allows. Never throws on any input.
  */
 export function decodeVectorFile(bytes: Uint8Array, model: string): VectorFileData | undefined {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length < FIXED_HEADER || !buf.subarray(0, 8).equals(MAGIC) || buf.readUInt32LE(8) !== VECTOR_FILE_VERSION) return undefined;
-  const headerBytes = buf.readUInt32LE(16);
-  const dimensions = buf.readUInt32LE(20);
-  const storage = buf.readUInt32LE(24);
-  const n = buf.readUInt32LE(28);
-  const modelBytes = buf.readUInt32LE(32);
-  const stampBytes = buf.readUInt32LE(36);
-  if (storage > 1 || dimensions < 1 || headerBytes !== pad8(FIXED_HEADER + modelBytes + stampBytes)) return undefined;
-  const int8 = storage === 0;
-  const vectorBytes = pad8(n * dimensions * (int8 ? 1 : 4));
-  const total = headerBytes + n * 8 + (int8 ? n * 4 : 0) + vectorBytes + n * HASH_BYTES;
-  if (buf.length !== total || crc32(buf.subarray(16)) !== buf.readUInt32LE(12)) return undefined;
+  const head = parseVectorHeader(buf, buf.length);
+  if (!head || crc32(buf.subarray(16)) !== head.crc) return undefined;
+  const { headerBytes, dimensions, int8, rows: n, modelBytes, stampBytes, vectorBytes } = head;
   if (buf.toString('utf8', FIXED_HEADER, FIXED_HEADER + modelBytes) !== model) return undefined;
   const stamp = buf.toString('utf8', FIXED_HEADER + modelBytes, FIXED_HEADER + modelBytes + stampBytes);
   let at = headerBytes;

@@ -244,8 +244,9 @@ export class SemanticLayer {
       // score-level blend: lexical + blend × cosine over both lists' candidates (learned-search.ts)
       const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit), cosineForAll: true };
       // the blend keeps every chunk, unless the kind sets its own per-file steps (search.ranking.byKind)
-      const model = { weights: blendWeights(blend), diversity: kindDiversity(params.ranking, gate.kind) ?? BLEND_DIVERSITY, name: 'blend' };
-      const outcome = learnedSearch(store, { ...params, query: lexicalText, model, vectors });
+      const model = { weights: blendWeights(blend, this.config.search.fusion.blendNames), diversity: kindDiversity(params.ranking, gate.kind) ?? BLEND_DIVERSITY, name: 'blend' };
+      const nameDepth = this.config.search.fusion.blendNames > 0 ? this.config.search.fusion.blendNameDepth : 0;
+      const outcome = learnedSearch(store, { ...params, query: lexicalText, model, vectors, nameDepth });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
     if (plan.mode !== 'lexical' && plan.snapshot && prepared.vectors) {

@@ -1,6 +1,7 @@
 import type { FieldWeights, RankingConfig } from '../config/schema.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
+import { buildFtsExpression } from './fts-expression.js';
 import { expandCandidates, type ExpansionSettings, type ExpansionTrace } from './expansion-pass.js';
 import { gatherFileEvidence, type FileEvidenceOutcome } from './file-evidence-pass.js';
 import { applyFileEvidence } from './file-score.js';
@@ -59,6 +60,8 @@ export interface LexicalOutcome {
   readonly expansion?: Omit<ExpansionTrace, 'added'> | undefined;
   /** The FTS5 expression whose bm25() scored the candidates ('' when none ran). */
   readonly expression?: string | undefined;
+  /** The FTS5 expression of every kept group OR'ed (the plan's widest level): what scores a chunk another list found. */
+  readonly anyExpression?: string | undefined;
 }
 
 /** The query's kept words, the names it mentions, and whether it asks for tests or docs. */
@@ -155,7 +158,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const rows = picked.map(({ hit, score, matches }) => ({ ...hit, score, matches }));
   const query: QueryTraits = { words: keptWords, names, wantsTests: priors.wantsTests, wantsDocs: priors.wantsDocs };
   const expanded = expansion ? { weight: expansion.weight, terms: expansion.terms } : undefined;
-  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded, expression };
+  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded, expression, anyExpression: selection.kept.length > 0 ? buildFtsExpression(selection.kept) : '' };
   if (params.rankOnly) return { results: [], ...common };
   const docShare = params.explain ? docShares(store, expression, weights, picked.map((p) => p.hit)) : new Map<number, number>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, kind) : undefined;

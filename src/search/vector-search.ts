@@ -7,7 +7,9 @@
  */
 import { FlatVectorIndex } from '../embed/flat-scan.js';
 import { decodeVectorBlob } from '../embed/quantize.js';
-import { HASH_BYTES, readVectorFile, vectorFilePath, writeVectorFile } from '../embed/vector-file.js';
+import { HASH_BYTES, vectorFilePath, writeVectorFile } from '../embed/vector-file.js';
+import { loadVectorFile } from '../embed/vector-file-load.js';
+import type { Clock } from '../core/logger.js';
 import { VECTORS_STAMP_KEY } from '../store/meta-repo.js';
 import type { IndexStore } from '../store/index-store.js';
 
@@ -24,7 +26,9 @@ export interface VectorCacheOptions {
   /** Read and write the vector snapshot beside the database (`<db>.vec`); default true. */
   readonly snapshotFile?: boolean;
   /** Told each load and each snapshot write (counts, for tests and benches). */
-  readonly onLoad?: ((event: { source: VectorLoadSource; rows: number; written?: number }) => void) | undefined;
+  readonly onLoad?: ((event: { source: VectorLoadSource; rows: number; written?: number; checked?: 'crc' | 'memo' }) => void) | undefined;
+  /** When a checked snapshot may be remembered as checked (`<db>.vec.ok`, see embed/vector-file-load.ts); default the system clock. */
+  readonly clock?: Clock | undefined;
 }
 
 /**
@@ -44,8 +48,10 @@ export class VectorIndexCache {
   /** Chunk id → content hash, for every chunk in the index (built from a snapshot only when a delta needs it). */
   private readonly hashes = new Map<number, string>();
   /** A snapshot's ids and hashes not yet put in `hashes`. */
-  private fileHashes: { ids: Float64Array; hashes: Uint8Array } | undefined;
+  private fileHashes: { ids: Float64Array; hashes: () => Uint8Array | undefined } | undefined;
   private writeDue = false;
+  /** How the last snapshot file loaded was checked (for onLoad). */
+  private checked: 'crc' | 'memo' | undefined;
 
   constructor(private readonly options: VectorCacheOptions = {}) {}
 
@@ -80,15 +86,24 @@ export class VectorIndexCache {
     let source: VectorLoadSource;
     if (!this.index && this.loadFile(model, stamp)) {
       source = 'snapshot';
-      if (stamp !== undefined && stamp === this.stamp) return this.options.onLoad?.({ source, rows: this.index!.size });
+      if (stamp !== undefined && stamp === this.stamp) return this.options.onLoad?.({ source, rows: this.index!.size, checked: this.checked });
       source = 'delta';
-      this.applyDelta(store, model);
+      if (!this.materializeHashes()) {
+        this.reset(store, model);
+        source = 'sqlite';
+        this.bulkLoad(store, model);
+      } else this.applyDelta(store, model);
     } else if (this.hashes.size === 0 && !this.fileHashes) {
       source = 'sqlite';
       this.bulkLoad(store, model);
     } else {
       // a long-lived process (MCP server, watch) brought its vectors up to date: the file follows
-      // after this search has answered, not in its way
+      // after this search has answered, not in its way. A snapshot replaced since it was loaded
+      // (its hashes no longer readable) means starting over from the file now there.
+      if (!this.materializeHashes()) {
+        this.reset(store, model);
+        return this.update(store, model);
+      }
       this.applyDelta(store, model);
       this.stamp = stamp;
       this.writeSoon(store, model);
@@ -96,7 +111,7 @@ export class VectorIndexCache {
     }
     this.stamp = stamp;
     const written = stamp !== undefined ? this.writeFile(model, stamp) : undefined;
-    this.options.onLoad?.({ source, rows: this.index?.size ?? 0, ...(written !== undefined ? { written } : {}) });
+    this.options.onLoad?.({ source, rows: this.index?.size ?? 0, ...(written !== undefined ? { written } : {}), ...(source === 'delta' ? { checked: this.checked } : {}) });
   }
 
   /** Writes the file on the next turn of the event loop (once for any number of syncs before it), with the state then held. */
@@ -112,16 +127,11 @@ export class VectorIndexCache {
   /** Loads the snapshot file as the index (whatever its stamp); false when there is none usable. */
   private loadFile(model: string, current: string | undefined): boolean {
     const path = this.filePath;
-    const file = path ? readVectorFile(path, model) : undefined;
-    if (!file || file.ids.length === 0) return false;
-    const index = new FlatVectorIndex({ dimensions: file.dimensions, storage: file.rows instanceof Int8Array ? 'int8' : 'float32' });
-    try {
-      index.addRows(file.ids, file.rows, file.scales);
-    } catch {
-      return false; // e.g. an id that is not an integer: a damaged file is never served
-    }
-    this.index = index;
+    const file = path ? loadVectorFile(path, model, { clock: this.options.clock, stamp: current }) : undefined;
+    if (!file) return false;
+    this.index = file.index;
     this.fileHashes = { ids: file.ids, hashes: file.hashes };
+    this.checked = file.checked;
     this.stamp = file.stamp === current ? current : undefined;
     return true;
   }
@@ -129,8 +139,7 @@ export class VectorIndexCache {
   /** Writes the snapshot of the index as of `stamp`; the bytes written, undefined when not written. */
   private writeFile(model: string, stamp: string): number | undefined {
     const path = this.filePath;
-    if (!path || !this.index || this.index.size === 0) return undefined;
-    this.materializeHashes();
+    if (!path || !this.index || this.index.size === 0 || !this.materializeHashes()) return undefined;
     const { ids, rows, scales } = this.index.exportRows();
     const hashes = Buffer.alloc(ids.length * HASH_BYTES);
     for (let i = 0; i < ids.length; i++) {
@@ -145,17 +154,22 @@ export class VectorIndexCache {
     }
   }
 
-  /** Puts a loaded snapshot's hashes into `hashes` (a delta compares by them). */
-  private materializeHashes(): void {
+  /**
+   * Puts a loaded snapshot's hashes into `hashes` (a delta compares by them). False when they
+   * were left in the file and the file has been replaced since (the index must be reloaded).
+   */
+  private materializeHashes(): boolean {
     const f = this.fileHashes;
-    if (!f) return;
+    if (!f) return true;
+    const hashes = f.hashes();
+    if (!hashes) return false;
     this.fileHashes = undefined;
-    const bytes = Buffer.from(f.hashes.buffer, f.hashes.byteOffset, f.hashes.byteLength);
+    const bytes = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength);
     for (let i = 0; i < f.ids.length; i++) this.hashes.set(f.ids[i]!, bytes.toString('hex', i * HASH_BYTES, (i + 1) * HASH_BYTES));
+    return true;
   }
 
   private applyDelta(store: IndexStore, model: string): void {
-    this.materializeHashes();
     const current = new Map<number, string>();
     for (const row of store.embeddings.chunkIds()) current.set(row.id, row.hash);
     // removed chunks, and chunks whose id now holds another text

@@ -22,9 +22,9 @@ export function rebuildPathFor(dbPath: string, pid: number): string {
   return `${dbPath}.rebuild-${pid}`;
 }
 
-/** Removes a database file and its side files, if present, and its vector snapshot (src/embed/vector-file.ts). */
+/** Removes a database file and its side files, if present, and its vector snapshot (src/embed/vector-file.ts) with its memo (vector-file-memo.ts). */
 export function removeDatabaseFiles(path: string): void {
-  for (const suffix of ['', ...SIDE_FILES, '.vec']) rmSync(path + suffix, { force: true });
+  for (const suffix of ['', ...SIDE_FILES, '.vec', '.vec.ok']) rmSync(path + suffix, { force: true });
 }
 
 /**

@@ -135,6 +135,27 @@ export class SearchRepo {
   }
 
   /**
+   * The names of the definitions inside each chunk's lines, by chunk id, in source order (one
+   * statement for all: a merged chunk of small definitions holds several; the name match reads them).
+   */
+  definitionNames(ids: readonly number[]): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    if (ids.length === 0) return out;
+    const rows = this.db
+      .prepare<[string], { id: number; name: string }>(
+        `SELECT c.id AS id, s.name AS name FROM json_each(?) j JOIN chunks c ON c.id = j.value
+         JOIN symbols s ON s.file_id = c.file_id AND s.start_line >= c.start_line AND s.end_line <= c.end_line ORDER BY c.id, s.start_line`,
+      )
+      .all(JSON.stringify(ids));
+    for (const r of rows) {
+      const names = out.get(r.id);
+      if (names) names.push(r.name);
+      else out.set(r.id, [r.name]);
+    }
+    return out;
+  }
+
+  /**
    * The chunks with these ids that pass `filter`, as candidates (`bm25` 0), in the order of `ids`:
    * what a vector or symbol list found, joined like an FTS match.
    */

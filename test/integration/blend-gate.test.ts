@@ -93,7 +93,10 @@ describe('blend gate', () => {
       const r = await engine.search('retryFailedUploads', { limit: 5, mode: 'hybrid', explain: true });
       expect(r.meta.mode).toBe('hybrid');
       expect(r.results[0]!.ranker?.model).toBe('blend');
-      expect(r.results[0]!.ranker!.score).toBeCloseTo((r.results[0]!.ranker!.features.lexical ?? 0) + 0.3 * (r.results[0]!.ranker!.features.cosineNorm ?? 0), 9);
+      // lexical + blend × cosine + blendNames (default 0.5) × the name match: `retryFailedUploads` names its own definition
+      const f = r.results[0]!.ranker!.features;
+      expect(f.nameMatch).toBe(1);
+      expect(r.results[0]!.ranker!.score).toBeCloseTo((f.lexical ?? 0) + 0.3 * (f.cosineNorm ?? 0) + 0.5 * (f.nameMatch ?? 0), 9);
     } finally {
       engine.close();
     }

@@ -156,6 +156,31 @@ describe('the vector snapshot beside the database', () => {
     expectSameAsSqlite(got);
   }, 60_000);
 
+  it('a long-lived cache that trusted the file by its memo (hashes left in the file) and saw it replaced starts over from the new file at the next change', async () => {
+    const store = IndexStore.open(db, { create: false });
+    try {
+      const model = fingerprintKey(readEmbedState(store).model!);
+      const later = { now: () => Date.now() + 60_000 };
+      new VectorIndexCache({ clock: later }).sync(store, model); // the crc checked, the memo recorded
+      const events: Array<{ source: VectorLoadSource; checked?: string }> = [];
+      const cache = new VectorIndexCache({ onLoad: (e) => events.push(e) });
+      cache.sync(store, model);
+      expect(events.at(-1)).toMatchObject({ source: 'snapshot', checked: 'memo' });
+      // another process writes the file anew (another inode), then the index changes
+      writeVectorFile(snapshotPath(), decodeVectorFile(readFileSync(snapshotPath()), model)!);
+      writeFileSync(join(root, file(11)), source(11, ' // edited for the memo'));
+      backdate(root, [file(11)], 60);
+      await engine.index();
+      const snap = cache.sync(store, model)!;
+      expect(events.at(-1)!.source).not.toBe('sqlite');
+      const fresh = load({ snapshotFile: false });
+      expect(queryVectors.map((q) => JSON.stringify(snap.index.search(q, 10).map((h) => [h.id, h.score])))).toEqual(fresh.hits);
+      expect(snap.size).toBe(fresh.ids.length);
+    } finally {
+      store.close();
+    }
+  }, 60_000);
+
   it('a missing, truncated or foreign file is ignored, replaced by a load from SQLite, and rewritten', () => {
     rmSync(snapshotPath());
     expect(load().source).toBe('sqlite');

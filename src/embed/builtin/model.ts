@@ -8,11 +8,12 @@
  * refused with MODEL_INVALID, a missing one with MODEL_NOT_FOUND.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../../core/errors.js';
-import { decodeWeights, MODEL_FORMAT, MODEL_FORMAT_VERSION } from './format.js';
+import { MODEL_FORMAT, MODEL_FORMAT_VERSION } from './format.js';
+import { lazyWeightRows, VocabLookup, type WeightRows } from './lazy-tables.js';
 import type { Features, RowCache } from './tokenize.js';
 import { featureScratch, featurize, TOKENIZER_VERSION, TOKENIZER_VERSIONS, usesSubwords } from './tokenize.js';
 
@@ -53,17 +54,19 @@ const invalid = (reason: string): EngineError =>
   new EngineError('MODEL_INVALID', { model: BUILTIN_MODEL_NAME, reason }, { hint: 'reinstall scry: the model shipped in its package was changed' });
 
 /** The manifest and the two files it lists, each checked against its sha256. */
-async function readVerified(dir: string): Promise<{ manifest: BuiltinManifest; weightBytes: Buffer; vocabBytes: Buffer }> {
-  const read = async (file: string): Promise<Buffer> => {
+function readVerified(dir: string): { manifest: BuiltinManifest; weightBytes: Buffer; vocabBytes: Buffer } {
+  // Read synchronously: 1.9 MB in three reads, so that a process that only searches (the CLI)
+  // needs no libuv thread pool for them.
+  const read = (file: string): Buffer => {
     try {
-      return await readFile(join(dir, file));
+      return readFileSync(join(dir, file));
     } catch (err) {
       throw new EngineError('MODEL_NOT_FOUND', { model: BUILTIN_MODEL_NAME, dir }, { cause: err, hint: 'reinstall scry: the model shipped in its package is missing' });
     }
   };
   let manifest: BuiltinManifest;
   try {
-    manifest = JSON.parse((await read('manifest.json')).toString('utf8')) as BuiltinManifest;
+    manifest = JSON.parse(read('manifest.json').toString('utf8')) as BuiltinManifest;
   } catch (err) {
     if (err instanceof EngineError) throw err;
     throw invalid('manifest.json is not JSON');
@@ -73,7 +76,8 @@ async function readVerified(dir: string): Promise<{ manifest: BuiltinManifest; w
   if (!TOKENIZER_VERSIONS.includes(manifest.tokenizer)) throw invalid(`tokenizer ${manifest.tokenizer}; this scry tokenises as ${TOKENIZER_VERSIONS.join(' or ')} (newest ${TOKENIZER_VERSION})`);
   const { dimensions, vocabSize, hashBuckets } = manifest;
   if (![dimensions, vocabSize, hashBuckets].every((n) => Number.isInteger(n) && n >= 0) || dimensions < 1) throw invalid('bad shapes in manifest.json');
-  const [weightBytes, vocabBytes] = await Promise.all([read(WEIGHTS), read(VOCAB)]);
+  const weightBytes = read(WEIGHTS);
+  const vocabBytes = read(VOCAB);
   for (const [file, bytes] of [[WEIGHTS, weightBytes], [VOCAB, vocabBytes]] as const) {
     const sha = createHash('sha256').update(bytes).digest('hex');
     if (sha !== manifest.files[file]) throw invalid(`${file}: sha256 ${sha} differs from the manifest's ${manifest.files[file] ?? '(none)'}`);
@@ -82,22 +86,16 @@ async function readVerified(dir: string): Promise<{ manifest: BuiltinManifest; w
 }
 
 export async function loadBuiltinModel(dir: string = defaultBuiltinModelDir()): Promise<BuiltinModel> {
-  const { manifest, weightBytes, vocabBytes } = await readVerified(dir);
+  const { manifest, weightBytes, vocabBytes } = readVerified(dir);
   const { dimensions: dims, vocabSize, hashBuckets } = manifest;
   const tokens = vocabBytes.toString('utf8').split('\n');
   if (tokens[tokens.length - 1] === '') tokens.pop();
   if (tokens.length !== vocabSize) throw invalid(`vocab.txt has ${tokens.length} tokens; the manifest says ${vocabSize}`);
-  const vocab = new Map<string, number>();
-  tokens.forEach((t, i) => vocab.set(t, i));
+  const vocab = new VocabLookup(tokens);
   const rows = vocabSize + hashBuckets;
-  const w = decodeWeights(weightBytes, rows, dims);
+  // rows decoded on first use (a query needs a handful), each exactly as a whole-table decode would
+  const w = lazyWeightRows(weightBytes, rows, dims);
   if (!w) throw invalid(`${WEIGHTS} has ${weightBytes.byteLength} bytes; expected ${rows} rows × ${dims}`);
-  // Dequantised once: one multiply-add per token and dimension at run time.
-  const table = new Float32Array(rows * dims);
-  for (let r = 0; r < rows; r++) {
-    const s = w.scales[r]!;
-    for (let j = 0; j < dims; j++) table[r * dims + j] = w.vectors[r * dims + j]! * s;
-  }
   // Identifiers repeat across chunks: each maps to its rows once while the cache lasts (cleared when full).
   const cache: RowCache = new Map();
   const scratch = featureScratch(rows);
@@ -108,17 +106,19 @@ export async function loadBuiltinModel(dir: string = defaultBuiltinModelDir()): 
     version: manifest.files[WEIGHTS]!.slice(0, 16),
     embed(text, purpose) {
       if (cache.size > TOKEN_CACHE_LIMIT) cache.clear();
-      return pool(featurize(text, vocab, hashBuckets, { cache, subwords, scratch }), purpose === 'query' ? w.queryWeights : w.codeWeights, table, dims);
+      return pool(featurize(text, vocab, hashBuckets, { cache, subwords, scratch }), purpose === 'query' ? 'queryWeights' : 'codeWeights', w, dims);
     },
   };
 }
 
 /** The unit-length weighted sum of the rows of `f` (a zero vector when it has no tokens). */
-function pool(f: Features, weights: Float32Array, table: Float32Array, dims: number): Float32Array {
+function pool(f: Features, side: 'queryWeights' | 'codeWeights', w: WeightRows, dims: number): Float32Array {
   const out = new Float32Array(dims);
+  const { table } = w;
   for (let k = 0; k < f.ids.length; k++) {
     const r = f.ids[k]!;
-    const a = weights[r]! * f.tf[k]!;
+    w.ensure(r);
+    const a = w[side][r]! * f.tf[k]!;
     const base = r * dims;
     for (let j = 0; j < dims; j++) out[j]! += a * table[base + j]!;
   }

@@ -93,6 +93,9 @@ export interface IdentifierRows {
   readonly weights: Float32Array;
 }
 
+/** What featurize asks of a vocabulary: a Map of token → row, or anything that answers like one. */
+export type Vocabulary = Pick<ReadonlyMap<string, number>, 'get' | 'size'>;
+
 /** Identifier → its rows, owned by one loaded model (identifiers repeat: each maps once). */
 export type RowCache = Map<string, IdentifierRows>;
 
@@ -129,7 +132,7 @@ export interface FeaturizeOptions {
   readonly scratch?: FeatureScratch | undefined;
 }
 
-function identifierRows(id: string, vocab: ReadonlyMap<string, number>, hashBuckets: number, subwords: boolean): IdentifierRows {
+function identifierRows(id: string, vocab: Vocabulary, hashBuckets: number, subwords: boolean): IdentifierRows {
   const rows: number[] = [];
   const weights: number[] = [];
   const bucket = (t: string): number => vocab.size + (tokenHash(t) % hashBuckets);
@@ -159,7 +162,7 @@ function identifierRows(id: string, vocab: ReadonlyMap<string, number>, hashBuck
  * and, with `subwords`, to the buckets of their character trigrams too. Rows shared by several
  * tokens add their counts. Same result with or without a cache.
  */
-export function featurize(text: string, vocab: ReadonlyMap<string, number>, hashBuckets: number, options: FeaturizeOptions = {}): Features {
+export function featurize(text: string, vocab: Vocabulary, hashBuckets: number, options: FeaturizeOptions = {}): Features {
   const src = text.length > MAX_TOKENIZE_CHARS ? text.slice(0, MAX_TOKENIZE_CHARS) : text;
   const { cache, subwords = false } = options;
   // counts by row in a typed array (weights are > 0, so 0 means not seen yet), rows in order of first appearance

@@ -18,7 +18,7 @@
 ;;   lie in [-127, 127], so a product fits i16 and a pmaddwd pair sum fits i32 without overflow;
 ;;   a dot product over dp <= 2^17 components fits i32.
 ;; - f32: `dp` is a multiple of 4 and >= 4; rows and query are zero-padded up to `dp`.
-;; - `out` holds n 32-bit slots and does not overlap the rows or the query.
+;; - `out` holds n 32-bit slots and does not overlap the rows or the query (at_least: nor the scores).
 ;;
 ;; Four rows per outer iteration share each query load (the query stays in L1; the rows stream
 ;; from memory once). Sign-extending 8-byte loads (v128.load8x8_s, one pmovsxbw on x64) feed
@@ -142,6 +142,42 @@
         (local.set $s (i32.add (local.get $s) (i32.const 4)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $by1))))
+
+  ;; at_least(scores, n, t, out) -> count: writes to `out` (i32 slots, ascending) every index i < n
+  ;; whose f32 score is not below t (`!(scores[i] < t)`, so NaN too, as the JS selection does) and
+  ;; returns how many. Four scores a step; a step where none qualifies costs one compare. Lets the
+  ;; caller's top-k selection look only at the rows that can enter it once its heap is full.
+  (func (export "at_least")
+    (param $scores i32) (param $n i32) (param $t f32) (param $out i32) (result i32)
+    (local $i i32) (local $k i32) (local $end i32) (local $c i32) (local $ts v128)
+    (local.set $ts (f32x4.splat (local.get $t)))
+    (block $done4
+      (loop $by4
+        (br_if $done4 (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+        (if (v128.any_true
+              (v128.not (f32x4.lt (v128.load (i32.add (local.get $scores) (i32.shl (local.get $i) (i32.const 2)))) (local.get $ts))))
+          (then
+            (local.set $k (local.get $i))
+            (local.set $end (i32.add (local.get $i) (i32.const 4)))
+            (loop $lanes
+              (if (i32.eqz (f32.lt (f32.load (i32.add (local.get $scores) (i32.shl (local.get $k) (i32.const 2)))) (local.get $t)))
+                (then
+                  (i32.store (i32.add (local.get $out) (i32.shl (local.get $c) (i32.const 2))) (local.get $k))
+                  (local.set $c (i32.add (local.get $c) (i32.const 1)))))
+              (local.set $k (i32.add (local.get $k) (i32.const 1)))
+              (br_if $lanes (i32.lt_u (local.get $k) (local.get $end))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $by4)))
+    (block $done1
+      (loop $by1
+        (br_if $done1 (i32.ge_u (local.get $i) (local.get $n)))
+        (if (i32.eqz (f32.lt (f32.load (i32.add (local.get $scores) (i32.shl (local.get $i) (i32.const 2)))) (local.get $t)))
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $c) (i32.const 2))) (local.get $i))
+            (local.set $c (i32.add (local.get $c) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $by1)))
+    (local.get $c))
 
   ;; The f32 dot product of the query and row `p`, 4 components per step, as an f32x4 of partial sums.
   (func $dot_f32_row (param $q i32) (param $p i32) (param $bytes i32) (result v128)

@@ -11,7 +11,7 @@ import { DOT_I8_WASM_BASE64 } from './dot-i8-wasm.js';
  */
 
 export type KernelName = 'wasm-simd' | 'js';
-/** `auto`: SIMD when the runtime validates the module, else JS. `simd` throws when unsupported. */
+/** `auto`: SIMD when the runtime compiles the module, else JS. `simd` throws when unsupported. */
 export type KernelPreference = 'auto' | 'simd' | 'js';
 
 export interface ScanKernel {
@@ -22,6 +22,8 @@ export interface ScanKernel {
   scoreI8(q: number, rows: number, scales: number, n: number, dp: number, qScale: number, out: number): void;
   /** out[i] = f32 Σ q[j]·row_i[j], for n float32 rows of dp floats. */
   dotF32(q: number, rows: number, n: number, dp: number, out: number): void;
+  /** Writes to `out` (i32 slots, ascending) the indices i < n of the f32 `scores` with `!(scores[i] < t)`; returns how many. */
+  atLeast(scores: number, n: number, t: number, out: number): number;
 }
 
 /**
@@ -40,7 +42,6 @@ interface WasmApi {
   readonly Memory: new (descriptor: { initial: number; maximum?: number }) => WasmMemory;
   readonly Module: new (bytes: Uint8Array) => WasmModule;
   readonly Instance: new (mod: WasmModule, imports: Record<string, Record<string, unknown>>) => { readonly exports: unknown };
-  validate(bytes: Uint8Array): boolean;
 }
 
 const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
@@ -60,6 +61,7 @@ interface KernelExports {
   dot_i8(q: number, rows: number, n: number, dp: number, out: number): void;
   score_i8(q: number, rows: number, scales: number, n: number, dp: number, qScale: number, out: number): void;
   dot_f32(q: number, rows: number, n: number, dp: number, out: number): void;
+  at_least(scores: number, n: number, t: number, out: number): number;
 }
 
 /**
@@ -71,8 +73,16 @@ let compiled: WasmModule | null | undefined;
 function kernelModule(): WasmModule | null {
   if (compiled === undefined) {
     const bytes = Buffer.from(DOT_I8_WASM_BASE64, 'base64');
-    // The feature probe: a runtime without SIMD (or without WebAssembly) rejects the module.
-    compiled = wasmApi !== undefined && wasmApi.validate(bytes) ? new wasmApi.Module(bytes) : null;
+    // The feature probe: a runtime without SIMD (or without WebAssembly) rejects the module. One
+    // compile, no `validate` first (which decodes the module a second time).
+    compiled = null;
+    if (wasmApi !== undefined) {
+      try {
+        compiled = new wasmApi.Module(bytes);
+      } catch {
+        // CompileError: no WebAssembly SIMD here
+      }
+    }
   }
   return compiled;
 }
@@ -93,6 +103,7 @@ function wasmKernel(mod: WasmModule, memory: WasmMemory): ScanKernel {
     dotI8: (q, rows, n, dp, out) => x.dot_i8(q, rows, n, dp, out),
     scoreI8: (q, rows, scales, n, dp, qScale, out) => x.score_i8(q, rows, scales, n, dp, qScale, out),
     dotF32: (q, rows, n, dp, out) => x.dot_f32(q, rows, n, dp, out),
+    atLeast: (scores, n, t, out) => x.at_least(scores, n, t, out),
   };
 }
 
@@ -143,6 +154,14 @@ function jsKernel(memory: WasmMemory): ScanKernel {
         }
         o[i] = s0 + s1 + (s2 + s3);
       }
+    },
+    atLeast(scores, n, t, out) {
+      const s = new Float32Array(memory.buffer, scores, n);
+      const o = new Int32Array(memory.buffer, out, n);
+      const ft = Math.fround(t);
+      let c = 0;
+      for (let i = 0; i < n; i++) if (!(s[i]! < ft)) o[c++] = i;
+      return c;
     },
   };
 }

@@ -18,6 +18,30 @@ export class TopK {
     return this.n;
   }
 
+  /** The score a row must reach to be offered: the worst kept one when the heap is full, else -Infinity. */
+  get threshold(): number {
+    return this.n === this.k ? this.scores[0]! : Number.NEGATIVE_INFINITY;
+  }
+
+  /**
+   * `offerAll` of only the rows `rows[0..count)` of a chunk (ascending, a superset of those whose
+   * score reaches `threshold`, e.g. from the kernel's `atLeast`): the same offers in the same
+   * order, so the same result.
+   */
+  offerRows(scores: Float32Array, rows: Int32Array, count: number, ids: Float64Array, filter: ((id: number) => boolean) | undefined): void {
+    let threshold = this.threshold;
+    for (let j = 0; j < count; j++) {
+      const i = rows[j]!;
+      const s = scores[i]!;
+      if (s < threshold) continue;
+      const id = ids[i]!;
+      if (s === threshold && this.n === this.k && id > this.ids[0]!) continue;
+      if (filter !== undefined && !filter(id)) continue;
+      this.offer(s, id);
+      if (this.n === this.k) threshold = this.scores[0]!;
+    }
+  }
+
   /** Offers the first n scores of one chunk; `ids[i]` is row i's id. */
   offerAll(scores: Float32Array, n: number, ids: Float64Array, filter: ((id: number) => boolean) | undefined): void {
     if (this.k === 0) return;

@@ -27,13 +27,14 @@ describe('built-in denylist', () => {
       '__pycache__/m.pyc': 'x', 'app.min.js': 'x', 'style.min.css': 'x', 'app.js.map': 'x',
       'package-lock.json': '{}', 'yarn.lock': '', 'pnpm-lock.yaml': '', 'Cargo.lock': '', 'go.sum': '',
       'logo.png': 'x', 'photo.JPG': 'x', 'font.woff2': 'x', 'data.sqlite': 'x', 'cache.db': 'x', 'a.db-wal': 'x',
+      'index.db.vec': 'x', 'index.db.vec.ok': '{}',
       'src/app.ts': 'export {}\n', 'src/minify.ts': 'x',
     });
     const result = runWalk(root);
     expect(result.paths).toEqual(['src/app.ts', 'src/minify.ts']);
     const denied = ['node_modules/', 'packages/app/node_modules/', 'dist/', 'web/build/', '__pycache__/', 'app.min.js',
       'style.min.css', 'app.js.map', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'Cargo.lock', 'go.sum',
-      'logo.png', 'font.woff2', 'data.sqlite', 'cache.db', 'a.db-wal'];
+      'logo.png', 'font.woff2', 'data.sqlite', 'cache.db', 'a.db-wal', 'index.db.vec', 'index.db.vec.ok'];
     for (const p of denied) expect([p, result.reasons.get(p)]).toEqual([p, 'denylist']);
     // matching is case-insensitive (the `ignore` library's default), so upper-case extensions are caught too
     expect(result.reasons.get('photo.JPG')).toBe('denylist');

@@ -141,6 +141,51 @@ describe('scan kernels', () => {
   });
 });
 
+describe('at_least and TopK.offerRows (a full heap looks only at the rows that can enter it)', () => {
+  /** Scores with ties, NaN and infinities; thresholds among them and outside. */
+  const scoreList = fc.array(fc.oneof(fc.float({ noDefaultInfinity: false, noNaN: false }), fc.constantFrom(0.5, -0.25, 0.5, 1, Number.NaN)), { minLength: 0, maxLength: 70 });
+
+  it('SIMD and JS give the ascending rows whose score is not below t, NaN included (property)', () => {
+    const memory = createWasmMemory(1);
+    fc.assert(
+      fc.property(scoreList, fc.oneof(fc.float({ noNaN: true }), fc.constant(Number.NEGATIVE_INFINITY), fc.constant(0.5)), (list, t) => {
+        new Float32Array(memory.buffer, 0, list.length).set(list);
+        const expected = list.flatMap((s, i) => (!(Math.fround(s) < t) ? [i] : []));
+        for (const prefer of simdSupported() ? (['simd', 'js'] as const) : (['js'] as const)) {
+          const count = createScanKernel(memory, prefer).atLeast(0, list.length, t, 4096);
+          expect([...new Int32Array(memory.buffer, 4096, count)]).toEqual(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('offerRows of the rows at_least finds keeps what offerAll keeps, chunk after chunk (property)', () => {
+    const memory = createWasmMemory(1);
+    const kernel = createScanKernel(memory, 'auto');
+    fc.assert(
+      fc.property(fc.array(scoreList, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 12 }), (chunks, k) => {
+        const all = new TopK(k);
+        const some = new TopK(k);
+        let nextId = 1;
+        for (const list of chunks) {
+          const scores = new Float32Array(memory.buffer, 0, list.length);
+          scores.set(list);
+          const ids = Float64Array.from(list, () => nextId++ % 7); // repeated ids: ties broken by id
+          all.offerAll(scores, list.length, ids, undefined);
+          if (some.size < some.k) some.offerAll(scores, list.length, ids, undefined);
+          else {
+            const count = kernel.atLeast(0, list.length, some.threshold, 4096);
+            some.offerRows(scores, new Int32Array(memory.buffer, 4096, count), count, ids, undefined);
+          }
+        }
+        expect(some.sorted()).toEqual(all.sorted());
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('TopK', () => {
   it('keeps the k best, best first, ties by ascending id', () => {
     const top = new TopK(3);

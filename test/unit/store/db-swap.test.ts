@@ -3,7 +3,7 @@ import { openConnection, type Connection } from '../../../src/store/driver.js';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rebuildPathFor, removeStaleRebuilds, swapDatabase } from '../../../src/store/db-swap.js';
+import { rebuildPathFor, removeDatabaseFiles, removeStaleRebuilds, swapDatabase } from '../../../src/store/db-swap.js';
 import { IndexStore } from '../../../src/store/index-store.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -87,5 +87,12 @@ describe('db-swap', () => {
     expect(removeStaleRebuilds(db).sort()).toEqual(['index.db.rebuild-12', 'index.db.rebuild-12-shm', 'index.db.rebuild-12-wal', 'index.db.rebuild-7-journal']);
     expect(readdirSync(t.dir).sort()).toEqual(['index.db', 'index.db.lock', 'index.db.rebuild-12.bak', 'index.db.rebuild-x', 'other.db.rebuild-12']);
     expect(removeStaleRebuilds(join(t.dir, 'missing', 'index.db'))).toEqual([]);
+  });
+
+  it('removeDatabaseFiles takes the database, its side files, its vector snapshot and the snapshot\'s memo', () => {
+    const names = ['gone.db', 'gone.db-wal', 'gone.db-shm', 'gone.db.vec', 'gone.db.vec.ok', 'gone.db.lock', 'kept.db.vec.ok'];
+    for (const n of names) writeFileSync(join(t.dir, n), '');
+    removeDatabaseFiles(join(t.dir, 'gone.db'));
+    expect(readdirSync(t.dir).filter((n) => names.includes(n)).sort()).toEqual(['gone.db.lock', 'kept.db.vec.ok']);
   });
 });
