@@ -2,7 +2,7 @@
  * Query latency on the corpus index built by bench/index-throughput.ts.
  *
  *   npm run build                       # the CLI part runs dist/; a stale dist/ is refused
- *   npx tsx bench/query-latency.ts [--db PATH] [--rounds 10] [--cli-runs 10] [--skip-cli] [--compare-learned] [--compare-ranking=JSON]
+ *   npx tsx bench/query-latency.ts [--db PATH] [--rounds 10] [--cli-runs 10] [--skip-cli] [--compare-learned] [--compare-ranking=JSON] [--compare-fusion=JSON]
  *
  * The db is `--db`, else `$SCRY_BENCH_DB`, else the one recorded in
  * bench/results/index-throughput.json. In-process: ~50 queries (bench/queries.ts), warmed up,
@@ -12,7 +12,8 @@
  * `node -e 0` and a bare import of dist/cli/main.js measured in the same run. `--compare-learned`:
  * the in-process part again with `search.ranking.learned` (the learned ranker), in alternating
  * halves with the shipped configuration, reported as learned/shipped ratios of p50 and p95;
- * `--compare-ranking='{"fileDecay":1}'` does the same for any `search.ranking` over the shipped one.
+ * `--compare-ranking='{"fileDecay":1}'` does the same for any `search.ranking` over the shipped one,
+ * `--compare-fusion='{"filePrior":{"long":0.3}}'` for any `search.fusion`.
  * Writes bench/results/query-latency.json.
  */
 import { spawnSync } from 'node:child_process';
@@ -146,9 +147,9 @@ function cli(db: string, runs: number): Record<string, unknown> {
  * The shipped ranking and another (`ranking` over it: the learned ranker, or a previous default) on
  * one db, in alternating halves of the rounds (A B A B), so load drift hits both.
  */
-async function compareRanking(db: string, queries: readonly BenchQuery[], rounds: number, label: string, ranking: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function compareRanking(db: string, queries: readonly BenchQuery[], rounds: number, label: string, ranking: Record<string, unknown>, section: 'ranking' | 'fusion' = 'ranking'): Promise<Record<string, unknown>> {
   const shipped = await createEngine({ db });
-  const other = await createEngine({ db, config: { search: { ranking } } as ConfigInput });
+  const other = await createEngine({ db, config: { search: { [section]: ranking } } as ConfigInput });
   const half = Math.max(1, Math.floor(rounds / 2));
   const runs = { shipped: [] as InProcess[], other: [] as InProcess[] };
   try {
@@ -200,7 +201,12 @@ async function main(): Promise<void> {
 
   const learned = flags.has('compare-learned') ? await compareRanking(db, queries, rounds, 'learned', { learned: true }) : undefined;
   const otherRanking = values.get('compare-ranking');
-  const compared = otherRanking ? await compareRanking(db, queries, rounds, 'other', JSON.parse(otherRanking) as Record<string, unknown>) : undefined;
+  const otherFusion = values.get('compare-fusion');
+  const compared = otherRanking
+    ? await compareRanking(db, queries, rounds, 'other', JSON.parse(otherRanking) as Record<string, unknown>)
+    : otherFusion
+      ? await compareRanking(db, queries, rounds, 'other', JSON.parse(otherFusion) as Record<string, unknown>, 'fusion')
+      : undefined;
 
   let cliResult: Record<string, unknown> = { skipped: 'flag --skip-cli' };
   if (!flags.has('skip-cli')) {

@@ -168,10 +168,81 @@ export const VARIANTS: Record<string, ConfigInput> = {
   /** Issue 18: the candidates of the tuning half, for long queries only. */
   'long:decay.9': ranking({ byKind: { long: { fileDecay: 0.9 } } }),
   'long:cap3w.7s2': ranking({ byKind: { long: { fileCap: 3, fileCapWithin: 0.7, fileCapSpread: 2 } } }),
+  /** Issue 18 (longvec): the model's score-level blend for long queries too (`search.fusion.blendByKind.long`; 0 shipped). */
+  ...Object.fromEntries([0.1, 0.2, 0.3, 0.5, 1].map((w) => [`long:blend${String(w).replace(/^0/, '')}`, { search: { fusion: { blendByKind: { long: w } } } } as ConfigInput])),
+  /** Issue 18 (longvec): the model's file prior for long queries (`search.fusion.filePrior.long`), `topN`: a file's score is the mean of its N best cosines, pieces: `max`/`mean` (search.fusion.filePriorPieces). */
+  ...Object.fromEntries(
+    [
+      ['.2', 0.2, {}],
+      ['.3', 0.3, {}],
+      ['.4', 0.4, {}],
+      ['.6', 0.6, {}],
+      ['.4top3', 0.4, { filePriorTop: 3 }],
+      ['.4max', 0.4, { filePriorPieces: 'max' }],
+      ['.4top2mean', 0.4, { filePriorTop: 2, filePriorPieces: 'mean' }],
+      ['.6mean', 0.6, { filePriorPieces: 'mean' }],
+      ['.3mean', 0.3, { filePriorPieces: 'mean' }],
+      ['.2max', 0.2, { filePriorPieces: 'max' }],
+      ['.2mean', 0.2, { filePriorPieces: 'mean' }],
+      ['.4mean', 0.4, { filePriorPieces: 'mean' }],
+      ['.8', 0.8, {}],
+      ['.8mean', 0.8, { filePriorPieces: 'mean' }],
+      ['.3mean.p50', 0.3, { filePriorPieces: 'mean', filePriorPool: 50 }],
+      ['.3mean.p200', 0.3, { filePriorPieces: 'mean', filePriorPool: 200 }],
+      ['.3mean.p300', 0.3, { filePriorPieces: 'mean', filePriorPool: 300 }],
+    ].map(([n, w, extra]) => [`long:prior${n as string}`, { search: { fusion: { filePrior: { long: w }, ...(extra as object) } } } as ConfigInput]),
+  ),
+  /**
+   * Issue 18, long texts (file-score.ts): the file as one document (`fileScore` s: chunk ×
+   * (1 − s + s × file BM25 / best)) and mentions (`mentionBoost` m: a file defining a name the text
+   * writes as code × (1 + m × strength)), for long queries only, over the shipped decay 0.9.
+   */
+  ...Object.fromEntries(
+    [
+      ['files.2', { fileScore: 0.2 }],
+      ['files.3', { fileScore: 0.3 }],
+      ['files.5', { fileScore: 0.5 }],
+      ['files.7', { fileScore: 0.7 }],
+      ['mention.5', { mentionBoost: 0.5 }],
+      ['mention1', { mentionBoost: 1 }],
+      ['mention2', { mentionBoost: 2 }],
+      ['files.3+mention1', { fileScore: 0.3, mentionBoost: 1 }],
+      ['files.5+mention1', { fileScore: 0.5, mentionBoost: 1 }],
+      ['files.5+mention.5', { fileScore: 0.5, mentionBoost: 0.5 }],
+      ['files.7+mention1', { fileScore: 0.7, mentionBoost: 1 }],
+      ['files.5+mention2', { fileScore: 0.5, mentionBoost: 2 }],
+      ['files.7+mention2', { fileScore: 0.7, mentionBoost: 2 }],
+      ['files1+mention1', { fileScore: 1, mentionBoost: 1 }],
+      ['files.7+mention1+decay.85', { fileScore: 0.7, mentionBoost: 1, fileDecay: 0.85 }],
+      ['files.7+mention1+decay.8', { fileScore: 0.7, mentionBoost: 1, fileDecay: 0.8 }],
+    ].map(([name, s]) => [`long:${name as string}`, ranking({ byKind: { long: { fileDecay: 0.9, ...(s as object) } } })]),
+  ),
+  /** Issue 18: the name match in the blend (`search.fusion.blendNames`), natural-language queries. */
+  'names.1': { search: { fusion: { blendNames: 0.1 } } } as ConfigInput,
+  'names.2': { search: { fusion: { blendNames: 0.2 } } } as ConfigInput,
+  'names.3': { search: { fusion: { blendNames: 0.3 } } } as ConfigInput,
+  'names.5': { search: { fusion: { blendNames: 0.5 } } } as ConfigInput,
+  'names.7': { search: { fusion: { blendNames: 0.7 } } } as ConfigInput,
+  names1: { search: { fusion: { blendNames: 1 } } } as ConfigInput,
+  'blend.5': { search: { fusion: { blend: 0.5 } } } as ConfigInput,
+  'names.5+blend.5': { search: { fusion: { blendNames: 0.5, blend: 0.5 } } } as ConfigInput,
+  'names.5+blend.7': { search: { fusion: { blendNames: 0.5, blend: 0.7 } } } as ConfigInput,
+  'names.5+list10': { search: { fusion: { blendNames: 0.5, blendNameDepth: 10 } } } as ConfigInput,
+  'names.5+list20': { search: { fusion: { blendNames: 0.5, blendNameDepth: 20 } } } as ConfigInput,
+  'names.7+list20': { search: { fusion: { blendNames: 0.7, blendNameDepth: 20 } } } as ConfigInput,
+  'names1+list20': { search: { fusion: { blendNames: 1, blendNameDepth: 20 } } } as ConfigInput,
   /** The shipped configuration. */
   default: {},
+  /** The shipped configuration before the name match (issue 18): the blend of lexical score and cosine alone. */
+  'default-names': { search: { fusion: { blendNames: 0 } } } as ConfigInput,
   /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */
   'default-kinds': ranking({ byKind: {} }),
+  /** The shipped configuration before issue 18's file prior (long queries ranked lexically, the model unused for them). */
+  'default-filePrior': { search: { fusion: { filePrior: {} } } } as ConfigInput,
+  /** The shipped configuration without issue 18's file evidence of long texts (the model's file prior alone). */
+  'default-fileEvidence': ranking({ byKind: { long: { fileDecay: 0.9 } } }),
+  /** Neither: long queries ranked as before issue 18's long-text work (lexical, decay 0.9). */
+  'default-longTexts': { search: { ranking: { byKind: { long: { fileDecay: 0.9 } } }, fusion: { filePrior: {} } } } as ConfigInput,
   /** The shipped configuration without the model: BM25 ranking only, the vectors unused (`search.mode: 'lexical'`). */
   lexical: { search: { mode: 'lexical' } } as ConfigInput,
   /** The shipped configuration before issue 18's re-measurement (no per-file decay). */

@@ -11,6 +11,12 @@
  *
  *   npx tsx bench/structure-latency.ts [--runs=15] [--keep=DIR]   # --keep reuses (or keeps) the copied repository and its index
  *
+ * With `--db`, an existing index instead (no copy, no index pass; e.g. the npm corpus index that
+ * index-throughput.ts keeps): `references` of each `--names` (comma-separated) at each `--limits`
+ * (default 50), with the files it parsed, against a search of the same name.
+ *
+ *   npx tsx bench/structure-latency.ts --db=PATH --root=DIR --names=minimatch,forEach,require [--limits=50,200] [--runs=5]
+ *
  * Writes bench/results/structure-latency.json.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -61,9 +67,38 @@ async function measure(engine: Engine, runs: number): Promise<Row[]> {
   return rows;
 }
 
+/** `references` per name and limit on an existing index, against a search of the name. */
+async function measureExisting(db: string, root: string, names: readonly string[], limits: readonly number[], runs: number): Promise<void> {
+  const engine = await createEngine({ root, db, env: {} });
+  const rows: Array<Row & { limit: number; parsed: number; total: number; files: number; truncated: boolean }> = [];
+  try {
+    for (const name of names) {
+      const { warm: sw } = await time(() => engine.search(name, { limit: 10 }), runs);
+      const ref = percentile(sw, 50);
+      for (const limit of limits) {
+        const r = await engine.references(name, { limit });
+        const { cold, warm } = await time(() => engine.references(name, { limit }), runs);
+        const p50 = percentile(warm, 50);
+        rows.push({ op: 'references', arg: name, limit, coldMs: Math.round(cold), p50Ms: Math.round(p50 * 10) / 10, p95Ms: Math.round(percentile(warm, 95) * 10) / 10, ratioP50: Math.round((p50 / ref) * 100) / 100, parsed: r.parsed, total: r.total, files: r.files.length, truncated: r.truncated });
+        process.stderr.write(`references ${name} limit ${limit}: p50 ${p50.toFixed(1)} ms (search ${ref.toFixed(1)} ms), ${r.total} refs in ${r.files.length} files, parsed ${r.parsed}${r.truncated ? ', truncated' : ''}\n`);
+      }
+    }
+  } finally {
+    engine.close();
+  }
+  const file = writeResult('structure-latency-existing', { env: environment(), runs, db, rows });
+  process.stdout.write(`${rows.map((r) => `${r.arg.padEnd(16)} limit ${String(r.limit).padStart(4)}  p50 ${String(r.p50Ms).padStart(8)} ms  p95 ${String(r.p95Ms).padStart(8)} ms  ×search ${String(r.ratioP50).padStart(6)}  refs ${r.total} in ${r.files} files, parsed ${r.parsed}${r.truncated ? ' (truncated)' : ''}`).join('\n')}\nwrote ${file}\n`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs(process.argv.slice(2));
   const runs = Number(values.get('runs') ?? 15);
+  const existing = values.get('db');
+  if (existing) {
+    const names = (values.get('names') ?? NAMES.join(',')).split(',').filter(Boolean);
+    const limits = (values.get('limits') ?? '50').split(',').map(Number);
+    return measureExisting(existing, values.get('root') ?? process.cwd(), names, limits, Number(values.get('runs') ?? 5));
+  }
   const keep = values.get('keep');
   const dir = keep ?? mkdtempSync(join(tmpdir(), 'scry-bench-structure-'));
   const root = join(dir, 'repo');

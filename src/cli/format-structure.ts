@@ -19,10 +19,10 @@ export function formatReferences(r: ReferencesResult): string {
     out.push(`${g.path} (${g.references.length})`);
     for (const ref of g.references) out.push(`  ${String(ref.line).padStart(5)}:${String(ref.column).padEnd(4)} ${ref.kind.padEnd(10)} ${ref.text}`);
   }
-  out.push(`${r.total} reference(s) in ${r.files.length} file(s)${r.truncated ? ' (more exist: raise -k)' : ''}`);
+  const more = r.parseCapped ? ` (more exist: the search stops after parsing ${r.parsed} files)` : r.truncated ? ' (more exist: raise -k)' : '';
+  out.push(`${r.total} reference(s) in ${r.files.length} file(s)${more}`);
   if (r.resolution === 'lsp') out.push(`resolved by type (language server: ${r.server})`);
   else if (r.fallback) out.push(`matched by name: ${r.fallback}`);
-  if (r.parsed > 0) out.push(`${r.parsed} file(s) parsed now: the index holds no identifier uses for them (indexed by line windows, or before \`scry index\` stored them)`);
   return `${out.join('\n')}\n`;
 }
 
@@ -51,7 +51,7 @@ export function formatRelated(r: RelatedFiles): string {
   const width = Math.max(...r.files.map((f) => String(f.score).length));
   const out = r.files.map((f) => `${String(f.score).padStart(width)}  ${f.path}\n${' '.repeat(width + 2)}${f.reasons.join('; ')}`);
   out.push(`${r.files.length} of ${r.total} related file(s) of ${r.path}${r.total > r.files.length ? ' (raise -k for more)' : ''}`);
-  if (r.withoutUses) out.push(`${r.withoutUses} code file(s) have no stored identifier uses (line-window fallbacks): callers among them are not listed`);
+  if (r.withoutUses) out.push(`${r.withoutUses} code file(s) were indexed by line windows (fallbacks): callers among them are not listed`);
   return `${out.join('\n')}\n`;
 }
 

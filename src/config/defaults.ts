@@ -13,7 +13,7 @@ export const DEFAULT_CONFIG: ConfigOutput = {
   parseTimeoutMs: 30_000,
   chunk: { windowLines: 60, overlapLines: 8, maxBytes: 4096 },
   documents: { maxBytes: 50_000_000, html: 'source' },
-  search: { limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6, doc: 1 }, ranking: { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.5, nonDefinition: 1, fileSupport: 0.2, fileCap: 0, fileCapWithin: 0, fileCapSpread: 0, fileDecay: 0.95, fileBlend: 0, recency: 0, recencyHalfLifeDays: 180, learned: false, expansion: 0, byKind: { long: { fileDecay: 0.9 } } }, mode: 'auto', fusion: { k: 60, lexical: 1, vector: 1, symbol: 1, depth: 50, fileCap: 3, blend: 0.3, blendByKind: {} } },
+  search: { limit: 10, weights: { stem: 6, path: 2, symbol: 5, signature: 2, body: 1, parts: 0.6, doc: 1 }, ranking: { queryWeights: true, definitionBoost: 1.25, testToSource: 0.5, nonCode: 0.5, nonDefinition: 1, fileSupport: 0.2, fileCap: 0, fileCapWithin: 0, fileCapSpread: 0, fileDecay: 0.95, fileBlend: 0, fileScore: 0, mentionBoost: 0, recency: 0, recencyHalfLifeDays: 180, learned: false, expansion: 0, byKind: { long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1 } } }, mode: 'auto', fusion: { k: 60, lexical: 1, vector: 1, symbol: 1, depth: 50, fileCap: 3, blend: 0.3, blendNames: 0.5, blendNameDepth: 0, blendByKind: {}, filePrior: { long: 0.3 }, filePriorPool: 100, filePriorTop: 1, filePriorPieces: 'mean' } },
   rerank: { provider: 'none', maxCandidates: 10, timeoutMs: 5000 },
   embed: {
     provider: 'builtin',

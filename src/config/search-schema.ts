@@ -38,6 +38,10 @@ export const kindRankingSchema = z
     fileDecay: z.number().min(0.1).max(1).optional(),
     /** As `search.ranking.fileBlend`, for this kind. */
     fileBlend: z.number().min(0).max(1).optional(),
+    /** As `search.ranking.fileScore`, for this kind. */
+    fileScore: z.number().min(0).max(1).optional(),
+    /** As `search.ranking.mentionBoost`, for this kind. */
+    mentionBoost: z.number().min(0).max(5).optional(),
     /** As `search.ranking.learned`, for this kind (the learned ranker keeps its own per-file diversity). */
     learned: z.boolean().optional(),
   })
@@ -76,6 +80,19 @@ export const rankingSchema = z
     /** Each chunk's score × ((1 − fileBlend) + fileBlend × its file's score / the best file's). Range 0–1; 0 is off. */
     fileBlend: z.number().min(0).max(1).default(0),
     /**
+     * File scoring (issue 18): each chunk's score × ((1 − fileScore) + fileScore × its file's
+     * BM25 with whole files as documents / the best file's), so a file matching many of a long
+     * text's terms across its chunks rises. One index walk per query term. Range 0–1; 0 is off.
+     */
+    fileScore: z.number().min(0).max(1).default(0),
+    /**
+     * Mentions (issue 18): a file defining a name the query writes as code (`DataStats`,
+     * `get_running_exps`; defined in at most 3 files) counts × (1 + mentionBoost × strength),
+     * strength = Σ 1 / (files defining the name), at most 1; such a file's defining chunk joins the
+     * candidates. Range 0–5; 0 is off.
+     */
+    mentionBoost: z.number().min(0).max(5).default(0),
+    /**
      * Recency boost (issue 22, seed 001): score × (1 + recency × 0.5^(age / recencyHalfLifeDays)),
      * from each chunk's content timestamp; a chunk without one is neither boosted nor penalised.
      * Range 0–1; 0 (default, right for code) is off; document collections default to 0.15.
@@ -102,10 +119,12 @@ export const rankingSchema = z
      * replaces the value above for that kind; `--explain` names the kind's settings. In the hybrid
      * blend (natural-language queries by default) the lexical list is uncapped and undecayed, and a
      * kind's fileCap, fileCapWithin, fileCapSpread and fileDecay set here shape the blended list.
-     * Default `{ long: { fileDecay: 0.9 } }`: long queries (issue texts, commit messages) show more
-     * files in a list of chunks (held-out: 4.9 → 5.4 distinct files in 10, function hit@10 within
-     * noise; docs/DESIGN.md "Diversity per query kind"). A `byKind` in a config replaces this
-     * default as a whole: list `long` too to keep it.
+     * Default `{ long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1 } }`: long queries (issue
+     * texts, commit messages) show more files in a list of chunks (held-out: 4.9 → 5.4 distinct
+     * files in 10, function hit@10 within noise; docs/DESIGN.md "Diversity per query kind"), and
+     * long texts of 20+ terms rank files by file evidence (held-out large-repository issue texts:
+     * file Acc@5 0.658 → 0.711, MRR 0.690 → 0.757; "Long texts: files first"). A `byKind` in a
+     * config replaces this default as a whole: list `long` too to keep it.
      */
     byKind: z
       .object({
@@ -115,7 +134,7 @@ export const rankingSchema = z
         natural: kindRankingSchema.optional(),
       })
       .strict()
-      .default({ long: { fileDecay: 0.9 } }),
+      .default({ long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1 } }),
   })
   .strict();
 
@@ -140,8 +159,23 @@ export const fusionSchema = z
      */
     blend: z.number().min(0).max(10).default(0.3),
     /**
+     * In the blend: the weight of the name match (issue 18), the share of the query's words found
+     * in the chunk's definition name, its container and its signature (`nameCoverage` of
+     * src/search/learned-rank.ts), added to the blended score: a one-sentence description of a
+     * function names it in words (`Returns the primary key` → `getPrimaryKey`). Only where the
+     * blend applies (natural-language queries by default). Range 0–10; default 0.5 (held-out
+     * doc-comment questions: fn@1 +0.05, Acc@5 +0.01 to +0.03; docs/DESIGN.md "Ranking II"); 0 is off.
+     */
+    blendNames: z.number().min(0).max(10).default(0.5),
+    /**
+     * With `blendNames` above 0: how many definitions whose names the query names join the blend's
+     * candidates (the name list of src/search/name-list.ts: the `symbol` field asked for the query's
+     * words, the best-named kept, each scored by the lexical expression). Range 0–100; default 0 (off).
+     */
+    blendNameDepth: z.number().int().min(0).max(100).default(0),
+    /**
      * The blend weight per query kind (src/search/query-kind.ts): a kind whose weight is 0 is ranked
-     * lexically (the vector list does not touch it). A kind not listed: `blend` for natural-language
+     * lexically (the vector list does not touch it), or by `filePrior` when that sets the kind. A kind not listed: `blend` for natural-language
      * queries, 0 for identifier, path and long ones (where vectors cost: golden long MRR 0.947 →
      * 0.924 with the blend on them). Range 0–10 each. When every kind's weight is 0, hybrid is rank
      * fusion as above.
@@ -155,5 +189,35 @@ export const fusionSchema = z
       })
       .strict()
       .default({}),
+    /**
+     * The model's file prior per query kind (issue 18, docs/DESIGN.md "The model's file prior"): for
+     * a kind whose weight w is above 0 (and that `blendByKind` does not blend), each chunk of the
+     * lexical ranking counts × (1 − w + w × its file's model score, min-max over the listed files),
+     * a file's model score being the mean of the `filePriorTop` best cosines of all its chunks
+     * (the files of the lexical top `filePriorPool` chunks are scored, no others). One factor per file: the files move,
+     * the chunks inside a file keep their lexical order. Range 0–0.9 each. Default `{ long: 0.3 }`:
+     * held-out large-repository issue texts file Acc@5 0.658 → 0.724, MRR@10 +0.047 (both beyond
+     * noise), function hit@10 equal. A `filePrior` in a config replaces this default as a whole.
+     */
+    filePrior: z
+      .object({
+        identifier: z.number().min(0).max(0.9).optional(),
+        path: z.number().min(0).max(0.9).optional(),
+        long: z.number().min(0).max(0.9).optional(),
+        natural: z.number().min(0).max(0.9).optional(),
+      })
+      .strict()
+      .default({ long: 0.3 }),
+    /** Lexical chunks the file prior reorders (their files are the ones it scores). Range 10–1,000; default 100. */
+    filePriorPool: z.number().int().min(10).max(1000).default(100),
+    /** A file's model score is the mean of its this many best chunk cosines. Range 1–10; default 1 (the best). */
+    filePriorTop: z.number().int().min(1).max(10).default(1),
+    /**
+     * The file prior's query side: `none` embeds the whole query; `max` also each of its pieces
+     * (paragraphs, code blocks, long paragraphs cut at sentence ends; src/search/query-pieces.ts) and
+     * takes a file's best score; `mean` averages the pieces' file scores, each normalised over the
+     * listed files. Default `mean` (large-repository tuning issue texts: Acc@5 +0.05 over the whole query alone, +0.03 over `max`).
+     */
+    filePriorPieces: z.enum(['none', 'max', 'mean']).default('mean'),
   })
   .strict();

@@ -1,5 +1,5 @@
 import type { ContentType } from './file.js';
-import type { ImportDraft, NameUsesDraft, SymbolDraft, SymbolKind } from './symbol.js';
+import type { ImportDraft, SymbolDraft, SymbolKind } from './symbol.js';
 
 /**
  * How a chunk was cut: a line window, a markdown section or frontmatter, a config key, a group of
@@ -51,8 +51,6 @@ export interface ParsedFile {
    * parsed with a grammar; absent otherwise). Their text is a chunk's FTS `doc` field.
    */
   readonly docs?: ReadonlyArray<readonly [number, number]> | undefined;
-  /** Identifier occurrences by name (code files parsed with the file's own grammar); absent otherwise. */
-  readonly uses?: readonly NameUsesDraft[] | undefined;
   /** Document metadata, e.g. markdown YAML frontmatter as plain JSON values. */
   readonly metadata?: Readonly<Record<string, unknown>> | undefined;
   /** Which parser produced this (`tree-sitter`, `window`, `markdown`, `json`...). */

@@ -51,7 +51,8 @@ export type UseKind = 'definition' | 'call' | 'import' | 'reference';
 /**
  * The identifier occurrences of one file parsed with a grammar, by name: `uses` packs each
  * occurrence as `<delta><kind letter>`, space-separated, in source order: the UTF-16 offset in the
- * file minus the previous occurrence's (0 before the first), in base 36; kind d, c, i or r. What a reference search and `related` read instead of parsing the file again.
+ * file minus the previous occurrence's (0 before the first), in base 36; kind d, c, i or r. Collected
+ * at query time by a reference search and `related` (not stored since schema 11).
  */
 export interface NameUsesDraft {
   readonly name: string;

@@ -5,11 +5,13 @@ import {
   WASM_MAX_PAGES,
   WASM_PAGE_BYTES,
   type KernelName,
-  type KernelPreference,
   type ScanKernel,
   type WasmMemory,
 } from './kernel/scan-kernel.js';
 import { TopK } from './kernel/top-k.js';
+import { VectorLayout, type VectorStorage } from './vector-layout.js';
+import { DEFAULT_CHUNK_ROWS, type DenseBlock, type FlatVectorIndexOptions, type VectorHit, type VectorIndexMemory, MAP_BYTES_PER_ENTRY } from './vector-index-types.js';
+import { VectorSlots } from './vector-slots.js';
 import { decodeVectorBlob, MAX_VECTOR_DIMENSIONS, quantizeInto, type DecodedVector, type QuantizedVector } from './quantize.js';
 
 /**
@@ -22,12 +24,7 @@ import { decodeVectorBlob, MAX_VECTOR_DIMENSIONS, quantizeInto, type DecodedVect
  * (V8 reserves the whole 4 GiB address range of a wasm32 memory up front, so growing maps pages in
  * place; nothing is copied). A removed row is replaced by the last row (one row copied), so the
  * rows stay dense; memory does not shrink after removals (a wasm memory cannot), and is reused
- * by the next adds. Layout, every part 16-byte aligned:
- *
- *   [query: dp bytes (int8) or 4·dp (float32)] [scores: 4·chunkRows] [selected rows: 4·chunkRows]
- *   [chunk 0: rows (chunkRows × rowBytes), int8 only: scales (4·chunkRows)] [chunk 1] …
- *
- * `dp` is the dimension zero-padded to a multiple of 16 (int8) or 4 (float32). Scores are
+ * by the next adds (the layout: vector-layout.ts; which id a row holds: vector-slots.ts). Scores are
  * computed one chunk at a time into the shared scores area (it stays in cache) and selected in JS
  * right after: every row until the top k is full, then only the rows the kernel finds at or above
  * its worst score (so JS does not walk every score, which in a short-lived process runs cold).
@@ -37,53 +34,10 @@ import { decodeVectorBlob, MAX_VECTOR_DIMENSIONS, quantizeInto, type DecodedVect
  * unit vectors providers return. Results are best first, equal scores by ascending id.
  */
 
-export type VectorStorage = 'int8' | 'float32';
+export type { VectorStorage } from './vector-layout.js';
 
-export interface FlatVectorIndexOptions {
-  /** Components per vector, 1..65535 (what a vector blob records). Every vector must have exactly this many. */
-  readonly dimensions: number;
-  /** `int8` (default): quantized, dim + 4 bytes a row. `float32`: exact, 4·dim bytes a row. */
-  readonly storage?: VectorStorage;
-  /** `auto` (default): the WebAssembly SIMD kernel when the runtime has SIMD, else JS loops. `simd` throws without it. */
-  readonly kernel?: KernelPreference;
-  /** Rows per chunk, the unit memory grows by: 16..1,048,576, default 8192 (3 MB of 384-d int8 rows). */
-  readonly chunkRows?: number;
-}
-
-export interface VectorHit {
-  readonly id: number;
-  /** ≈ cosine (int8: within quantization error), higher is closer. */
-  readonly score: number;
-}
-
-export interface VectorIndexMemory {
-  readonly rows: number;
-  readonly capacityRows: number;
-  readonly chunks: number;
-  /** The WebAssembly memory: query + scores areas + every chunk allocated so far. */
-  readonly wasmBytes: number;
-  /** Slot → id tables (8 bytes a row of capacity). */
-  readonly idTableBytes: number;
-  /** id → slot map, estimated at `MAP_BYTES_PER_ENTRY` a row (V8 does not report a Map's size). */
-  readonly idMapBytesEstimate: number;
-  readonly totalBytes: number;
-}
-
-/** One chunk's share of `addDenseBlocks`: views of the index's memory for rows `start..end`. */
-export interface DenseBlock {
-  readonly start: number;
-  readonly end: number;
-  /** `(end - start)` rows of `dimensions` components (int8, or float32 little endian), unpadded. */
-  readonly rows: Uint8Array;
-  /** int8 storage: `(end - start)` float32 scales; undefined for float32 storage. */
-  readonly scales: Uint8Array | undefined;
-}
-
-export const DEFAULT_CHUNK_ROWS = 8192;
-/** V8's hash map with small-integer keys and values, measured by bench/vector-scan.ts (≈ 20–30 B); rounded up. */
-export const MAP_BYTES_PER_ENTRY = 32;
-
-const align16 = (n: number): number => Math.ceil(n / 16) * 16;
+export type { DenseBlock, FlatVectorIndexOptions, VectorHit, VectorIndexMemory } from './vector-index-types.js';
+export { DEFAULT_CHUNK_ROWS, MAP_BYTES_PER_ENTRY } from './vector-index-types.js';
 
 function invalid(name: string, reason: string): EngineError {
   return new EngineError('INVALID_ARGUMENT', { name, reason });
@@ -96,27 +50,12 @@ export class FlatVectorIndex {
   /** Which kernel runs the scans: `wasm-simd`, or `js` where the runtime has no WebAssembly SIMD. */
   readonly kernelName: KernelName;
 
-  /** Components per stored row after zero padding. */
-  private readonly dp: number;
-  private readonly rowBytes: number;
-  private readonly scoresOffset: number;
-  /** i32 row numbers of one chunk's scores that can enter the top k (`atLeast`). */
-  private readonly selectedOffset: number;
-  private readonly chunksOffset: number;
-  /** int8: offset of a chunk's scales after its rows. */
-  private readonly scalesInChunk: number;
-  private readonly chunkBytes: number;
+  /** Where the query, scores and rows live in `memory`. */
+  private readonly layout: VectorLayout;
   private readonly memory: WasmMemory;
   private readonly kernel: ScanKernel;
-  private readonly chunkIds: Float64Array[] = [];
-  private readonly slotOf = new Map<number, number>();
-  /**
-   * After `addRows` of ascending ids into an empty index: slot i holds `sortedIds[i]`, found by
-   * binary search, and `slotOf` is built only when a row is added or removed (a process that only
-   * searches never builds the map).
-   */
-  private sortedIds: Float64Array | undefined;
-  private count = 0;
+  /** Which id each row holds (after a bulk load of ascending ids, found by binary search). */
+  private readonly slots: VectorSlots;
   private buffer: ArrayBuffer;
   private i8: Int8Array;
   private f32: Float32Array;
@@ -133,16 +72,11 @@ export class FlatVectorIndex {
     this.dimensions = dimensions;
     this.storage = storage;
     this.chunkRows = chunkRows;
-    this.dp = storage === 'int8' ? align16(dimensions) : Math.ceil(dimensions / 4) * 4;
-    this.rowBytes = storage === 'int8' ? this.dp : this.dp * 4;
-    this.scoresOffset = align16(this.rowBytes);
-    this.selectedOffset = this.scoresOffset + align16(chunkRows * 4);
-    this.chunksOffset = this.selectedOffset + align16(chunkRows * 4);
-    this.scalesInChunk = align16(chunkRows * this.rowBytes);
-    this.chunkBytes = this.scalesInChunk + (storage === 'int8' ? align16(chunkRows * 4) : 0);
-    this.memory = createWasmMemory(Math.ceil(this.chunksOffset / WASM_PAGE_BYTES));
+    this.layout = new VectorLayout(dimensions, storage, chunkRows);
+    this.memory = createWasmMemory(Math.ceil(this.layout.bytesFor(0) / WASM_PAGE_BYTES));
     this.kernel = createScanKernel(this.memory, kernel);
     this.kernelName = this.kernel.name;
+    this.slots = new VectorSlots(chunkRows);
     this.buffer = this.memory.buffer;
     this.i8 = new Int8Array(this.buffer);
     this.f32 = new Float32Array(this.buffer);
@@ -150,7 +84,7 @@ export class FlatVectorIndex {
 
   /** Rows stored. */
   get size(): number {
-    return this.count;
+    return this.slots.size;
   }
 
   /** Bytes held: `memoryReport().totalBytes`. */
@@ -160,12 +94,12 @@ export class FlatVectorIndex {
 
   memoryReport(): VectorIndexMemory {
     const wasmBytes = this.memory.buffer.byteLength;
-    const idTableBytes = this.chunkIds.length * this.chunkRows * 8;
-    const idMapBytesEstimate = this.slotOf.size * MAP_BYTES_PER_ENTRY;
+    const idTableBytes = this.slots.capacity * 8;
+    const idMapBytesEstimate = this.slots.mapEntries * MAP_BYTES_PER_ENTRY;
     return {
-      rows: this.count,
-      capacityRows: this.chunkIds.length * this.chunkRows,
-      chunks: this.chunkIds.length,
+      rows: this.slots.size,
+      capacityRows: this.slots.capacity,
+      chunks: this.slots.chunks,
       wasmBytes,
       idTableBytes,
       idMapBytesEstimate,
@@ -174,7 +108,7 @@ export class FlatVectorIndex {
   }
 
   has(id: number): boolean {
-    return this.slotFor(id) !== undefined;
+    return this.slots.slotFor(id) !== undefined;
   }
 
   /**
@@ -192,9 +126,8 @@ export class FlatVectorIndex {
     }
     if (v.kind === 'float32') assertFinite(v.values);
     else if (!(Number.isFinite(v.scale) && v.scale >= 0)) throw invalid('vector', `scale ${v.scale}`);
-    this.materializeSlots();
-    let slot = this.slotOf.get(id);
-    if (slot === undefined) slot = this.allocate(id);
+    this.slots.materialize();
+    const slot = this.slots.slotFor(id) ?? this.allocate(id);
     if (this.storage === 'int8') this.writeInt8(slot, v);
     else this.writeFloat32(slot, v);
   }
@@ -221,21 +154,21 @@ export class FlatVectorIndex {
       throw invalid('rows', `${rows.length} ${rows instanceof Int8Array ? 'int8' : 'float32'} components for ${n} rows of ${this.dimensions} (${this.storage})`);
     }
     const d = this.dimensions;
-    if (this.count === 0 && this.dp === d && this.addDense(ids, rows, scales)) return;
-    this.materializeSlots();
+    if (this.slots.size === 0 && this.layout.dp === d && this.addDense(ids, rows, scales)) return;
+    this.slots.materialize();
     for (let i = 0; i < n; i++) {
       const id = ids[i]!;
       if (!Number.isSafeInteger(id)) throw invalid('id', `${id}; expected a safe integer`);
-      const slot = this.slotOf.get(id) ?? this.allocate(id);
+      const slot = this.slots.slotFor(id) ?? this.allocate(id);
       this.refreshViews();
-      const at = this.rowOffset(slot);
+      const at = this.layout.rowOffset(slot);
       if (int8) {
         this.i8.set((rows as Int8Array).subarray(i * d, i * d + d), at);
-        this.i8.fill(0, at + d, at + this.dp);
-        this.f32[this.scaleIndex(slot)] = scales![i]!;
+        this.i8.fill(0, at + d, at + this.layout.dp);
+        this.f32[this.layout.scaleIndex(slot)] = scales![i]!;
       } else {
         this.f32.set((rows as Float32Array).subarray(i * d, i * d + d), at / 4);
-        this.f32.fill(0, at / 4 + d, at / 4 + this.dp);
+        this.f32.fill(0, at / 4 + d, at / 4 + this.layout.dp);
       }
     }
   }
@@ -267,70 +200,45 @@ export class FlatVectorIndex {
    */
   addDenseBlocks(ids: Float64Array, fill: (block: DenseBlock) => void): boolean {
     const n = ids.length;
-    if (this.count !== 0 || this.dp !== this.dimensions) return false;
+    if (this.slots.size !== 0 || this.layout.dp !== this.dimensions) return false;
     for (let i = 0; i < n; i++) {
       const id = ids[i]!;
       if (!Number.isSafeInteger(id) || (i > 0 && !(id > ids[i - 1]!))) return false;
     }
-    const width = this.rowBytes;
+    const width = this.layout.rowBytes;
     this.reserve(Math.ceil(n / this.chunkRows));
     for (let start = 0; start < n; start += this.chunkRows) {
       const end = Math.min(n, start + this.chunkRows);
-      if (start === this.chunkIds.length * this.chunkRows) this.growChunk();
+      if (start === this.slots.capacity) this.growChunk();
       this.refreshViews();
       const c = start / this.chunkRows;
-      const base = this.chunksOffset + c * this.chunkBytes;
-      this.chunkIds[c]!.set(ids.subarray(start, end));
-      const scales = this.storage === 'int8' ? new Uint8Array(this.buffer, base + this.scalesInChunk, (end - start) * 4) : undefined;
+      const base = this.layout.chunkOffset(c);
+      this.slots.chunk(c).set(ids.subarray(start, end));
+      const scales = this.storage === 'int8' ? new Uint8Array(this.buffer, base + this.layout.scalesInChunk, (end - start) * 4) : undefined;
       fill({ start, end, rows: new Uint8Array(this.buffer, base, (end - start) * width), scales });
     }
-    this.count = n;
-    this.sortedIds = ids;
+    this.slots.adoptSorted(ids);
     return true;
-  }
-
-  /** `id`'s slot, or undefined. */
-  private slotFor(id: number): number | undefined {
-    const ids = this.sortedIds;
-    if (!ids) return this.slotOf.get(id);
-    let lo = 0;
-    let hi = ids.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = ids[mid]!;
-      if (v === id) return mid;
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
-  }
-
-  /** Builds `slotOf` from `sortedIds` before the first change of rows. */
-  private materializeSlots(): void {
-    const ids = this.sortedIds;
-    if (!ids) return;
-    this.sortedIds = undefined;
-    for (let i = 0; i < ids.length; i++) this.slotOf.set(ids[i]!, i);
   }
 
   /** Every row by ascending id, unpadded: what `addRows` takes back fastest (a vector snapshot's body). */
   exportRows(): { ids: Float64Array; rows: Int8Array | Float32Array; scales?: Float32Array } {
-    const n = this.count;
+    const n = this.slots.size;
     const d = this.dimensions;
     const slots = Array.from({ length: n }, (_, slot) => slot);
     let ascending = true;
-    for (let slot = 1; slot < n && ascending; slot++) ascending = this.idAt(slot) > this.idAt(slot - 1);
-    if (!ascending) slots.sort((a, b) => this.idAt(a) - this.idAt(b));
+    for (let slot = 1; slot < n && ascending; slot++) ascending = this.slots.idAt(slot) > this.slots.idAt(slot - 1);
+    if (!ascending) slots.sort((a, b) => this.slots.idAt(a) - this.slots.idAt(b));
     const ids = new Float64Array(n);
     const rows = this.storage === 'int8' ? new Int8Array(n * d) : new Float32Array(n * d);
     const scales = this.storage === 'int8' ? new Float32Array(n) : undefined;
     this.refreshViews();
     slots.forEach((slot, i) => {
-      ids[i] = this.idAt(slot);
-      const at = this.rowOffset(slot);
+      ids[i] = this.slots.idAt(slot);
+      const at = this.layout.rowOffset(slot);
       if (scales) {
         (rows as Int8Array).set(this.i8.subarray(at, at + d), i * d);
-        scales[i] = this.f32[this.scaleIndex(slot)]!;
+        scales[i] = this.f32[this.layout.scaleIndex(slot)]!;
       } else (rows as Float32Array).set(this.f32.subarray(at / 4, at / 4 + d), i * d);
     });
     return scales ? { ids, rows, scales } : { ids, rows };
@@ -338,19 +246,14 @@ export class FlatVectorIndex {
 
   /** Drops `id`'s vector; false when it had none. The last row moves into its slot. */
   remove(id: number): boolean {
-    this.materializeSlots();
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return false;
-    this.slotOf.delete(id);
-    const last = --this.count;
+    const freed = this.slots.remove(id);
+    if (freed === undefined) return false;
+    const { slot, last } = freed;
     if (slot !== last) {
-      const from = this.rowOffset(last);
+      const from = this.layout.rowOffset(last);
       this.refreshViews();
-      new Uint8Array(this.buffer).copyWithin(this.rowOffset(slot), from, from + this.rowBytes);
-      if (this.storage === 'int8') this.f32[this.scaleIndex(slot)] = this.f32[this.scaleIndex(last)]!;
-      const movedId = this.idAt(last);
-      this.chunkIds[Math.floor(slot / this.chunkRows)]![slot % this.chunkRows] = movedId;
-      this.slotOf.set(movedId, slot);
+      new Uint8Array(this.buffer).copyWithin(this.layout.rowOffset(slot), from, from + this.layout.rowBytes);
+      if (this.storage === 'int8') this.f32[this.layout.scaleIndex(slot)] = this.f32[this.layout.scaleIndex(last)]!;
     }
     return true;
   }
@@ -365,20 +268,21 @@ export class FlatVectorIndex {
   search(query: Float32Array, k: number, filter?: (id: number) => boolean): VectorHit[] {
     if (!Number.isInteger(k) || k < 0) throw invalid('k', `${k}; expected a non-negative integer`);
     this.checkQuery(query);
-    if (k === 0 || this.count === 0) return [];
+    const count = this.slots.size;
+    if (k === 0 || count === 0) return [];
     const qScale = this.loadQuery(query);
-    const top = new TopK(Math.min(k, this.count));
-    const scores = new Float32Array(this.buffer, this.scoresOffset, this.chunkRows);
-    for (let c = 0; c * this.chunkRows < this.count; c++) {
-      const n = Math.min(this.chunkRows, this.count - c * this.chunkRows);
-      const rows = this.chunksOffset + c * this.chunkBytes;
-      if (this.storage === 'int8') this.kernel.scoreI8(0, rows, rows + this.scalesInChunk, n, this.dp, qScale, this.scoresOffset);
-      else this.kernel.dotF32(0, rows, n, this.dp, this.scoresOffset);
-      if (top.size < top.k) top.offerAll(scores, n, this.chunkIds[c]!, filter);
+    const top = new TopK(Math.min(k, count));
+    const scores = new Float32Array(this.buffer, this.layout.scoresOffset, this.chunkRows);
+    for (let c = 0; c * this.chunkRows < count; c++) {
+      const n = Math.min(this.chunkRows, count - c * this.chunkRows);
+      const rows = this.layout.chunkOffset(c);
+      if (this.storage === 'int8') this.kernel.scoreI8(0, rows, rows + this.layout.scalesInChunk, n, this.layout.dp, qScale, this.layout.scoresOffset);
+      else this.kernel.dotF32(0, rows, n, this.layout.dp, this.layout.scoresOffset);
+      if (top.size < top.k) top.offerAll(scores, n, this.slots.chunk(c), filter);
       else {
         // a full heap: only the rows that reach its worst score, found by the kernel (a short process would walk every score in cold JS)
-        const count = this.kernel.atLeast(this.scoresOffset, n, top.threshold, this.selectedOffset);
-        top.offerRows(scores, new Int32Array(this.buffer, this.selectedOffset, count), count, this.chunkIds[c]!, filter);
+        const picked = this.kernel.atLeast(this.layout.scoresOffset, n, top.threshold, this.layout.selectedOffset);
+        top.offerRows(scores, new Int32Array(this.buffer, this.layout.selectedOffset, picked), picked, this.slots.chunk(c), filter);
       }
     }
     return top.sorted();
@@ -392,16 +296,16 @@ export class FlatVectorIndex {
    */
   scoreIds(query: Float32Array, ids: Iterable<number>): VectorHit[] {
     this.checkQuery(query);
-    if (this.count === 0) return [];
+    if (this.slots.size === 0) return [];
     const qScale = this.loadQuery(query);
-    const score = new Float32Array(this.buffer, this.scoresOffset, 1);
+    const score = new Float32Array(this.buffer, this.layout.scoresOffset, 1);
     const out: VectorHit[] = [];
     for (const id of ids) {
-      const slot = this.slotFor(id);
+      const slot = this.slots.slotFor(id);
       if (slot === undefined) continue;
-      const row = this.rowOffset(slot);
-      if (this.storage === 'int8') this.kernel.scoreI8(0, row, this.scaleIndex(slot) * 4, 1, this.dp, qScale, this.scoresOffset);
-      else this.kernel.dotF32(0, row, 1, this.dp, this.scoresOffset);
+      const row = this.layout.rowOffset(slot);
+      if (this.storage === 'int8') this.kernel.scoreI8(0, row, this.layout.scaleIndex(slot) * 4, 1, this.layout.dp, qScale, this.layout.scoresOffset);
+      else this.kernel.dotF32(0, row, 1, this.layout.dp, this.layout.scoresOffset);
       out.push({ id, score: score[0]! });
     }
     return out;
@@ -419,47 +323,28 @@ export class FlatVectorIndex {
     this.refreshViews();
     if (this.storage === 'float32') {
       this.f32.set(query, 0);
-      this.f32.fill(0, this.dimensions, this.dp);
+      this.f32.fill(0, this.dimensions, this.layout.dp);
       return 0;
     }
-    const qScale = quantizeInto(query, this.i8.subarray(0, this.dp));
-    this.i8.fill(0, this.dimensions, this.dp);
+    const qScale = quantizeInto(query, this.i8.subarray(0, this.layout.dp));
+    this.i8.fill(0, this.dimensions, this.layout.dp);
     return qScale;
-  }
-
-  private idAt(slot: number): number {
-    return this.chunkIds[Math.floor(slot / this.chunkRows)]![slot % this.chunkRows]!;
-  }
-
-  private rowOffset(slot: number): number {
-    const c = Math.floor(slot / this.chunkRows);
-    return this.chunksOffset + c * this.chunkBytes + (slot % this.chunkRows) * this.rowBytes;
-  }
-
-  /** Index into `f32` of an int8 row's scale. */
-  private scaleIndex(slot: number): number {
-    const c = Math.floor(slot / this.chunkRows);
-    return (this.chunksOffset + c * this.chunkBytes + this.scalesInChunk) / 4 + (slot % this.chunkRows);
   }
 
   /** A new slot at the end for `id`, growing the memory by one chunk when the last one is full. */
   private allocate(id: number): number {
-    const slot = this.count;
-    if (slot === this.chunkIds.length * this.chunkRows) this.growChunk();
-    this.chunkIds[Math.floor(slot / this.chunkRows)]![slot % this.chunkRows] = id;
-    this.slotOf.set(id, slot);
-    this.count++;
-    return slot;
+    if (this.slots.size === this.slots.capacity) this.growChunk();
+    return this.slots.append(id);
   }
 
   private growChunk(): void {
-    this.reserve(this.chunkIds.length + 1);
-    this.chunkIds.push(new Float64Array(this.chunkRows));
+    this.reserve(this.slots.chunks + 1);
+    this.slots.addChunk();
   }
 
   /** Grows the memory, in one step, to hold `chunks` chunks. Throws TOO_LARGE past 4 GiB. */
   private reserve(chunks: number): void {
-    const need = this.chunksOffset + chunks * this.chunkBytes;
+    const need = this.layout.bytesFor(chunks);
     const have = this.memory.buffer.byteLength;
     if (need > have) {
       try {
@@ -480,17 +365,17 @@ export class FlatVectorIndex {
 
   private writeInt8(slot: number, v: DecodedVector): void {
     this.refreshViews();
-    const at = this.rowOffset(slot);
-    const row = this.i8.subarray(at, at + this.dp);
+    const at = this.layout.rowOffset(slot);
+    const row = this.i8.subarray(at, at + this.layout.dp);
     const scale = v.kind === 'float32' ? quantizeInto(v.values, row) : (row.set(v.values), v.scale);
     row.fill(0, this.dimensions);
-    this.f32[this.scaleIndex(slot)] = scale;
+    this.f32[this.layout.scaleIndex(slot)] = scale;
   }
 
   private writeFloat32(slot: number, v: DecodedVector): void {
     this.refreshViews();
-    const at = this.rowOffset(slot) / 4;
-    const row = this.f32.subarray(at, at + this.dp);
+    const at = this.layout.rowOffset(slot) / 4;
+    const row = this.f32.subarray(at, at + this.layout.dp);
     if (v.kind === 'float32') row.set(v.values);
     else for (let i = 0; i < v.values.length; i++) row[i] = v.values[i]! * v.scale;
     row.fill(0, this.dimensions);

@@ -16,11 +16,13 @@ import type { SearchMode } from '../search/search-result.js';
 import { hybridSearch, vectorTexts } from '../search/hybrid-search.js';
 import type { ExpansionTable } from '../search/expansion.js';
 import { BLEND_DIVERSITY, blendWeights, type RankerModel } from '../search/learned-rank.js';
+import { filePriorSearch } from '../search/file-prior-search.js';
 import { learnedSearch } from '../search/learned-search.js';
 import { lexicalSearch, type LexicalOutcome, type LexicalParams } from '../search/lexical-search.js';
 import { kindDiversity, rankingForKind } from '../search/kind-ranking.js';
 import { classifyQuery, QUERY_KINDS, type QueryKind } from '../search/query-kind.js';
 import { isLongQuery } from '../search/query-parse.js';
+import { queryPieces } from '../search/query-pieces.js';
 import { parseSubQueries } from '../search/sub-queries.js';
 import { VectorIndexCache, type VectorLoadSource, type VectorSnapshot } from '../search/vector-search.js';
 import type { IndexStore } from '../store/index-store.js';
@@ -34,12 +36,12 @@ import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
  * natural-language queries, 0 for the others; typed queries count as natural): `on` when some kind blends, `weight` this kind's
  * (0: ranked lexically), `kinds` the kinds that blend, `largest` the largest weight of any kind.
  */
-function blendGate(fusion: ResolvedConfig['search']['fusion'], query: string): { on: boolean; kind: QueryKind; weight: number; kinds: string; largest: number } {
+function blendGate(fusion: ResolvedConfig['search']['fusion'], query: string): { on: boolean; kind: QueryKind; weight: number; kinds: string; largest: number; prior: number } {
   // typed lines (`vec:`, `hyde:`) ask for the vector list in so many words: blended as natural language
   const kind: QueryKind = parseSubQueries(query).typed ? 'natural' : classifyQuery(query, { long: isLongQuery(query) });
   const weightOf = (k: QueryKind): number => fusion.blendByKind[k] ?? (k === 'natural' ? fusion.blend : 0);
   const blending = QUERY_KINDS.filter((k) => weightOf(k) > 0);
-  return { on: blending.length > 0, kind, weight: weightOf(kind), kinds: blending.join(', '), largest: Math.max(0, ...QUERY_KINDS.map(weightOf)) };
+  return { on: blending.length > 0, kind, weight: weightOf(kind), kinds: blending.join(', '), largest: Math.max(0, ...QUERY_KINDS.map(weightOf)), prior: fusion.filePrior[kind] ?? 0 };
 }
 
 /** One slice of background embedding while a watcher is idle. */
@@ -181,7 +183,7 @@ export class SemanticLayer {
     if (plan.mode === 'lexical') return { requested, lexical: plan.reason };
     const t0 = performance.now();
     try {
-      const texts = vectorTexts(query);
+      const texts = this.queryTexts(query);
       const vectors = texts.length > 0 ? await this.embedQueries(texts, signal) : [];
       const stale = await this.staleVectors(store, signal);
       if (stale !== undefined) return { requested, lexical: stale };
@@ -229,14 +231,22 @@ export class SemanticLayer {
       const outcome = learnedSearch(store, { ...params, query: lexicalText, model: { weights: model[name], diversity: model.diversity, name }, vectors });
       return { outcome, plan: vectors ? plan : { mode: 'lexical', reason: plan.reason }, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
     }
+    // a kind with a file prior and no blend of its own (auto mode): lexical ranking, files reordered by the model (file-prior-search.ts)
+    if (gate.prior > 0 && gate.weight === 0 && prepared.requested === 'auto' && !vectorOnly && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
+      const f = this.config.search.fusion;
+      const prior = { weight: gate.prior, pool: f.filePriorPool, top: f.filePriorTop, pieces: f.filePriorPieces === 'mean' ? ('mean' as const) : ('max' as const) };
+      const outcome = filePriorSearch(store, { ...params, query: lexicalText, prior, vectors: { snapshot: plan.snapshot, queryVectors: prepared.vectors } });
+      return { outcome, plan, embedMs: prepared.embedMs };
+    }
     // an explicit hybrid request of a gated kind is blended at the largest configured weight
     const blend = gate.weight > 0 ? gate.weight : gate.largest;
     if (blend > 0 && !vectorOnly && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       // score-level blend: lexical + blend × cosine over both lists' candidates (learned-search.ts)
       const vectors = { snapshot: plan.snapshot, queryVectors: prepared.vectors, depth: Math.max(this.config.search.fusion.depth, params.limit), cosineForAll: true };
       // the blend keeps every chunk, unless the kind sets its own per-file steps (search.ranking.byKind)
-      const model = { weights: blendWeights(blend), diversity: kindDiversity(params.ranking, gate.kind) ?? BLEND_DIVERSITY, name: 'blend' };
-      const outcome = learnedSearch(store, { ...params, query: lexicalText, model, vectors });
+      const model = { weights: blendWeights(blend, this.config.search.fusion.blendNames), diversity: kindDiversity(params.ranking, gate.kind) ?? BLEND_DIVERSITY, name: 'blend' };
+      const nameDepth = this.config.search.fusion.blendNames > 0 ? this.config.search.fusion.blendNameDepth : 0;
+      const outcome = learnedSearch(store, { ...params, query: lexicalText, model, vectors, nameDepth });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
     if (plan.mode !== 'lexical' && plan.snapshot && prepared.vectors) {
@@ -252,7 +262,15 @@ export class SemanticLayer {
   private gatedReason(query: string, requested: 'auto' | SearchMode): string | undefined {
     const gate = blendGate(this.config.search.fusion, query);
     if (requested !== 'auto' || rankingForKind(this.config.search.ranking, gate.kind).learned) return undefined;
-    return gate.on && gate.weight === 0 ? `lexical: ${gate.kind} query (the vector blend is for ${gate.kinds} queries)` : undefined;
+    return gate.on && gate.weight === 0 && gate.prior === 0 ? `lexical: ${gate.kind} query (the vector blend is for ${gate.kinds} queries)` : undefined;
+  }
+
+  /** The texts a search embeds: `vectorTexts`, then, for a kind with a file prior over pieces, the query's pieces (query-pieces.ts). */
+  private queryTexts(query: string): string[] {
+    const f = this.config.search.fusion;
+    const gate = blendGate(f, query);
+    const pieces = gate.prior > 0 && gate.weight === 0 && f.filePriorPieces !== 'none' && !parseSubQueries(query).typed ? queryPieces(query) : [];
+    return [...vectorTexts(query), ...pieces];
   }
 
   /** Typed lines: the lexical list gets the plain and lex: lines only. */

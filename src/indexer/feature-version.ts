@@ -37,6 +37,10 @@ import { TRANSIENT_FALLBACKS } from '../core/chunk.js';
  *      digest now includes a fixed mbox read through its extractor (feature-digest.test.ts).
  *  8 — comments and docstrings (tree-sitter comment nodes, Python string statements) are the FTS
  *      field `doc`, taken out of `body`; each chunk row records their spans (`doc_spans`, schema 10).
+ *     Re-pinned without a bump (schema 11, issue 19): identifier uses are no longer index output
+ *     (collected at query time; migration 11 drops `name_uses`). The new digest is the old code's
+ *     digest with `uses` left out of each file, so chunks, symbols, imports and FTS fields are
+ *     unchanged and no index needs re-chunking. Was 'e5015e6cf856ca74'.
  */
 export const INDEX_FEATURE_VERSION = 8;
 
@@ -49,7 +53,7 @@ export const INDEX_FEATURE_DIGESTS: Readonly<Record<number, string>> = {
   5: '0ed53ffb57a5b971',
   6: 'd0cb7e54209e200a',
   7: '1de9f635c9f93dae',
-  8: 'e5015e6cf856ca74',
+  8: '0a39bbffbfcc7b7a',
 };
 
 /**

@@ -7,7 +7,7 @@ import { isExtracted } from '../discover/language.js';
 import type { DocumentsConfig } from '../config/schema.js';
 import type { FallbackReason } from '../core/chunk.js';
 import type { Clock } from '../core/logger.js';
-import type { ImportDraft, NameUsesDraft, SymbolDraft } from '../core/symbol.js';
+import type { ImportDraft, SymbolDraft } from '../core/symbol.js';
 import { createFileParser, type FileParser } from '../parse/chunker.js';
 import { loadGrammars, type LoadedGrammar } from '../parse/grammars.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
@@ -66,8 +66,6 @@ export type PreparedFile =
       readonly chunks: readonly PreparedChunk[];
       readonly symbols: readonly SymbolDraft[];
       readonly imports: readonly ImportDraft[];
-      /** Identifier occurrences by name; undefined unless parsed with the file's own grammar. */
-      readonly uses: readonly NameUsesDraft[] | undefined;
       readonly parser: string;
       readonly fallback: FallbackReason | null;
       readonly metadata: string | null;
@@ -206,7 +204,6 @@ function parseFile(parser: FileParser, { candidate, read: result }: Accepted, em
     chunks,
     symbols: parsed.symbols,
     imports: parsed.imports,
-    uses: parsed.uses,
     parser: parsed.parser,
     fallback: parsed.fallback ?? null,
     metadata: parsed.metadata ? JSON.stringify(parsed.metadata) : result.metadata ? JSON.stringify(result.metadata) : null,

@@ -105,7 +105,7 @@ function writeParsed(ctx: WriteContext, file: Extract<PreparedFile, { ok: true }
   }
   tally.redactions.set(file.hash, file.redactions);
   const fileId = replaceFileRow(store, candidate, file, old, now);
-  store.structure.insert(fileId, file.symbols, file.imports, file.uses);
+  store.structure.insert(fileId, file.symbols, file.imports);
   const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
   // replaces a body stored by an older feature version (one that did not redact, say)
   store.content.putBytes(file.hash, bytes);

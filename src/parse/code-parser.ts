@@ -6,7 +6,6 @@ import { chunkSyntax } from './ast-chunker.js';
 import type { LoadedGrammar } from './grammars.js';
 import { LineTable } from './line-table.js';
 import { monotonicClock, PARSE_LIMITS, PARSE_TIMEOUT_MS, workMeter, type ParseLimits, type WorkMeter } from './parse-budget.js';
-import { collectNameUses } from './name-uses.js';
 import { docRanges, functionBodies } from './doc-ranges.js';
 import { findDefinitions, importsOf, runQuery, symbolsOf } from './syntax-symbols.js';
 
@@ -35,7 +34,7 @@ function stopped(meter: WorkMeter, phase: 'parse' | 'query', budget: number): Co
  * Chunks, symbols and imports of a code file, from its syntax tree. Returns a fallback reason
  * instead when the file needs more work than the budget allows, hits the wall-clock guard, or
  * its tree is mostly errors; the caller then uses the line-window chunker. With `ranges`,
- * positions stay those of the whole file (and no identifier uses are stored: `uses` is empty).
+ * positions stay those of the whole file.
  */
 export function parseCode(grammar: LoadedGrammar, input: ChunkInput, config: ChunkConfig, options: CodeParseOptions = {}): CodeParse {
   const limits = options.limits ?? PARSE_LIMITS;
@@ -64,10 +63,8 @@ export function parseCode(grammar: LoadedGrammar, input: ChunkInput, config: Chu
     if (queryMeter.stopped()) return stopped(queryMeter, 'query', limits.queryWork);
     const found = matches.definitions.length + matches.imports.length;
     if (found > limits.queryMatches) return { ok: false, reason: 'parse_budget', detail: `query found ${found} matches, more than ${limits.queryMatches}` };
-    const parsed = fromMatches(grammar, input, config, matches);
-    // a script block's identifiers are not collected (none stored): a reference search reads the host file as text
-    if (options.ranges) return { ok: true, parsed: { ...parsed, uses: [] } };
-    return { ok: true, parsed: { ...parsed, uses: collectNameUses(grammar, tree, input.text, parsed.symbols, parsed.imports) } };
+    // identifier uses are not collected here: a reference search parses its candidate files (search/references.ts)
+    return { ok: true, parsed: fromMatches(grammar, input, config, matches) };
   } catch (err) {
     // a RangeError here is nesting deeper than the stack (10,000 levels of brackets)
     return { ok: false, reason: err instanceof RangeError ? 'too_deep' : 'parse_error', detail: err instanceof Error ? err.message : String(err) };

@@ -1,4 +1,4 @@
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node, QueryCapture, Tree } from 'web-tree-sitter';
 import type { ImportDraft, NameUsesDraft, SymbolDraft, UseKind } from '../core/symbol.js';
 import type { LoadedGrammar } from './grammars.js';
 import { LineTable } from './line-table.js';
@@ -33,6 +33,7 @@ export function classifyIdentifier(grammar: LoadedGrammar, node: Node, definedHe
  * Every identifier of a parsed file, classified, grouped by name (names in order of first
  * occurrence). An identifier made of several words (`empty?`, `foo-bar`) gives each word at its
  * own offset, with the identifier's kind: a reference search for the word finds it there.
+ * With `only`, the uses of that one name (the others are skipped before they are classified).
  */
 export function collectNameUses(
   grammar: LoadedGrammar,
@@ -40,6 +41,7 @@ export function collectNameUses(
   text: string,
   symbols: ReadonlyArray<Pick<SymbolDraft, 'name' | 'startLine'>>,
   imports: ReadonlyArray<Pick<ImportDraft, 'line'>>,
+  only?: string,
 ): NameUsesDraft[] {
   const query = grammar.identifiers;
   if (!query) return [];
@@ -48,14 +50,17 @@ export function collectNameUses(
   const importLines = new Set(imports.map((i) => i.line));
   const byName = new Map<string, string[]>();
   const last = new Map<string, number>();
-  const captures = query.captures(tree.rootNode);
+  const captures = only === undefined ? query.captures(tree.rootNode) : capturesAround(query, tree, text, only);
   const callees = calleeSpans(captures.filter((c) => c.name === 'call').map((c) => c.node));
   for (const { name, node } of captures) {
     if (name !== 'id') continue;
     const at = node.startIndex;
     const end = node.endIndex;
+    const word = text.slice(at, end);
+    if (only !== undefined && !word.includes(only)) continue;
     const line = lineAt(table, at);
-    for (const m of text.slice(at, end).matchAll(WORD_RE)) {
+    for (const m of word.matchAll(WORD_RE)) {
+      if (only !== undefined && m[0] !== only) continue;
       const definedHere = defLines.has(`${m[0]}\n${line + 1}`);
       const importLine = importLines.has(line + 1);
       // the common case decided without walking to the parent (classifyIdentifier's rules)
@@ -68,6 +73,25 @@ export function collectNameUses(
     }
   }
   return [...byName].map(([name, uses]) => ({ name, uses: uses.join(' ') }));
+}
+
+/**
+ * The captures of the identifiers query that intersect an occurrence of `word` in the text (the
+ * identifiers there and the calls around them), each once: one query per occurrence instead of
+ * one over the whole tree. Ranges are in bytes of the UTF-16 text tree-sitter parsed.
+ */
+function capturesAround(query: NonNullable<LoadedGrammar['identifiers']>, tree: Tree, text: string, word: string): QueryCapture[] {
+  const out: QueryCapture[] = [];
+  const seen = new Set<string>();
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
+    for (const c of query.captures(tree.rootNode, { startIndex: at * 2, endIndex: (at + word.length) * 2 })) {
+      const key = `${c.name}:${c.node.startIndex}:${c.node.endIndex}:${c.node.typeId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(c);
+    }
+  }
+  return out;
 }
 
 /**

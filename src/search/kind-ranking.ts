@@ -37,3 +37,18 @@ export function kindDiversity(ranking: RankingConfig, kind: QueryKind): { cap: n
   if (own.fileCap === undefined && own.fileCapWithin === undefined && own.fileCapSpread === undefined && own.fileDecay === undefined) return undefined;
   return { cap: own.fileCap ?? 0, within: own.fileCapWithin ?? 0, spread: own.fileCapSpread ?? 0, decay: own.fileDecay ?? 1 };
 }
+
+/**
+ * `ranking` with the file-evidence steps off (`fileScore`, `mentionBoost`, top level and per kind):
+ * what the team index ranks by, since it has no per-file walk of its postings nor a symbol lookup
+ * in its ranking (docs/DESIGN.md "Team index"); its `--explain` then names no step it did not take.
+ */
+export function withoutFileEvidence(ranking: RankingConfig): RankingConfig {
+  const byKind: RankingConfig['byKind'] = {};
+  for (const [kind, own] of Object.entries(ranking.byKind) as Array<[QueryKind, KindRanking | undefined]>) {
+    if (!own) continue;
+    const { fileScore: _score, mentionBoost: _boost, ...rest } = own;
+    byKind[kind] = rest;
+  }
+  return { ...ranking, fileScore: 0, mentionBoost: 0, byKind };
+}

@@ -6,6 +6,8 @@
  * weight sets: `lexical` (no vector features) and `hybrid` (with the model's cosine). Pure: no I/O.
  */
 
+import { bestName, nameWeights } from './name-match.js';
+
 /** The features, in the order of the weights file. */
 export const FEATURES = [
   /** The rule-based lexical score (BM25 + priors + structure + file support) over the best candidate's. */
@@ -47,6 +49,8 @@ export const FEATURES = [
   'fileLong',
   'coverageLong',
   'cosineLong',
+  /** The name match (name-match.ts): Dice overlap of the query's words and the best-named definition in the chunk. */
+  'nameMatch',
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number];
@@ -86,6 +90,8 @@ export interface RankerCandidate {
   readonly signature: string | null;
   /** The chunk's text (for coverage). */
   readonly text: string;
+  /** The names of the definitions inside the chunk (for the name match; absent: its symbol). */
+  readonly names?: readonly string[] | undefined;
   /** Rule-based lexical score and 1-based rank, when the lexical list ranked it. */
   readonly lexical?: { readonly score: number; readonly rank: number; readonly bm25: number } | undefined;
   /** Cosine and 1-based rank, when the vector list ranked it (rank undefined: a lexical candidate's cosine looked up). */
@@ -104,6 +110,8 @@ export interface RankerQuery {
   /** Words the query writes as code, lowercased. */
   readonly codeWords: readonly string[];
   readonly isTest: (path: string) => boolean;
+  /** The query's words as the name match reads them (name-match.ts `queryNameWords`); absent: no name match. */
+  readonly nameWords?: readonly string[] | undefined;
 }
 
 /** Words written as code (an inner capital, `_`, a digit, a dot between words), lowercased; at most 32. */
@@ -163,6 +171,8 @@ export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuer
   const maxBm25 = maxOf((c) => c.lexical?.bm25);
   const maxCos = maxOf((c) => c.vector?.cosine);
   const files = fileScores(cands);
+  const namesOf = cands.map((c) => c.names ?? (c.symbol ? [c.symbol] : []));
+  const nameIdf = q.nameWords ? nameWeights(q.nameWords, namesOf) : undefined;
   const maxFile = Math.max(0, ...files.values());
   return cands.map((c, i): FeatureVector => {
     const contentType = c.contentType;
@@ -195,6 +205,7 @@ export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuer
       fileLong: file * long,
       coverageLong: coverage * long,
       cosineLong: cosineNorm * long,
+      nameMatch: q.nameWords ? bestName(q.nameWords, namesOf[i]!, nameIdf).score : 0,
     };
   });
 }
@@ -218,10 +229,11 @@ function fileScores(cands: readonly RankerCandidate[]): Map<string, number> {
 
 /**
  * The score-level blend of `search.fusion.blend` (issue 17): the rule-based lexical score plus `w` ×
- * the model's cosine, each over the query's best candidate, every other feature 0.
+ * the model's cosine, each over the query's best candidate, plus `names` × the name match
+ * (`nameMatch`, `search.fusion.blendNames`, issue 18), every other feature 0.
  */
-export function blendWeights(w: number): LinearWeights {
-  return Object.fromEntries(FEATURES.map((f) => [f, f === 'lexical' ? 1 : f === 'cosineNorm' ? w : 0])) as Record<FeatureName, number>;
+export function blendWeights(w: number, names = 0): LinearWeights {
+  return Object.fromEntries(FEATURES.map((f) => [f, f === 'lexical' ? 1 : f === 'cosineNorm' ? w : f === 'nameMatch' ? names : 0])) as Record<FeatureName, number>;
 }
 
 /** The blend keeps every chunk the lexical pipeline would (no per-file cap). */

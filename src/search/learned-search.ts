@@ -9,12 +9,14 @@ import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import { compileFilters } from './filters.js';
 import { codeWordsOf, extractFeatures, scoreLinear, weighsText, type Diversity, type LinearWeights, type RankerCandidate } from './learned-rank.js';
-import { docWhyLines, lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
+import { docWhyLines, fieldWeights, lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
 import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
 import { classifyQuery } from './query-kind.js';
 import { isLongQuery } from './query-parse.js';
 import { capPerFile, decayPerFile, dedupeOverlaps, displayScore, isTestPath, scoreFromBm25 } from './rank.js';
 import type { RankerTrace, SearchResult } from './search-result.js';
+import { nameCandidates } from './name-list.js';
+import { bestName, nameWeights, queryNameWords, queryWords } from './name-match.js';
 import { highlightTerms } from './snippet.js';
 import type { VectorSnapshot } from './vector-search.js';
 import { localeOrder } from '../core/text-order.js';
@@ -26,6 +28,8 @@ export interface LearnedParams extends LexicalParams {
   readonly model: { readonly weights: LinearWeights; readonly diversity: Diversity; readonly name: string };
   /** With a model: its vectors, the query vectors (one per vector text) and how many vector hits join the pool. */
   readonly vectors?: { readonly snapshot: VectorSnapshot; readonly queryVectors: readonly Float32Array[]; readonly depth: number; readonly cosineForAll?: boolean } | undefined;
+  /** The name list (name-list.ts): how many best-named definitions join the candidates (0 or absent: none). */
+  readonly nameDepth?: number | undefined;
 }
 
 type Row = FtsCandidate & { readonly score?: number };
@@ -57,18 +61,16 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     ranking: { ...kindRanking, byKind: {}, fileCap: 0, fileDecay: 1 },
   });
   const vec = vectorHits(store, params);
-  if (params.vectors?.cosineForAll) addLexicalCosines(params.vectors, lexical.rows, vec.byId);
-  const pool = new Map<number, Row>();
-  for (const r of lexical.rows) pool.set(r.chunkId, r);
-  for (const r of vec.rows) if (!pool.has(r.chunkId)) pool.set(r.chunkId, r);
-  const lexRank = new Map(lexical.rows.map((r, i) => [r.chunkId, i + 1]));
+  const { rows, lexRank, named } = candidatePool(store, params, lexical, vec);
   const texts = new Map<string, string>();
   const textOf = (r: Row): string => {
     const t = texts.get(r.chunkHash) ?? store.read(() => store.content.slice(r.fileHash, r.startByte, r.endByte)) ?? '';
     texts.set(r.chunkHash, t);
     return t;
   };
-  const rows = [...pool.values()];
+  // the name match reads the names of the definitions inside each candidate (a merged chunk holds several)
+  const nameWords = params.explain === true || params.model.weights.nameMatch !== 0 ? queryNameWords(params.query) : undefined;
+  const names = nameWords ? definitionNames(store, rows) : undefined;
   // texts feed only the text features: the blend weighs none, so it reads just its results' texts (explain shows every feature)
   const readText = params.explain === true || weighsText(params.model.weights);
   const cands: RankerCandidate[] = rows.map((r) => {
@@ -76,12 +78,13 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
     return {
       ...r,
       text: readText ? textOf(r) : '',
+      names: names?.get(r.chunkId),
       lexical: rank !== undefined ? { score: r.score ?? 0, rank, bm25: scoreFromBm25(r.bm25) } : undefined,
       vector: vec.byId.get(r.chunkId),
     };
   });
   const traits = lexical.query ?? { words: [], names: new Set<string>(), wantsTests: false, wantsDocs: false };
-  const features = extractFeatures(cands, { ...traits, long: lexical.long, codeWords: codeWordsOf(params.query), isTest: isTestPath });
+  const features = extractFeatures(cands, { ...traits, long: lexical.long, codeWords: codeWordsOf(params.query), isTest: isTestPath, nameWords });
   const scored = rows
     .map((r, i) => {
       const s = scoreLinear(features[i]!, params.model.weights);
@@ -98,11 +101,12 @@ export function learnedSearch(store: IndexStore, params: LearnedParams): Lexical
   const similarity = new Map<string, number>();
   const docWhy = params.explain ? docWhyLines(store, lexical.expression, params.weights, picked) : new Map<number, string[]>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, lexical.kind) : undefined;
+  const nameWhy = params.explain ? nameExplainer(rows, cands, nameWords, named) : () => [];
   const results = picked.map((hit): SearchResult => {
     if (hit.cosine !== undefined) similarity.set(String(hit.chunkId), hit.cosine);
     const ranker: RankerTrace = { model: params.model.name, score: hit.linear.score, features: hit.features, contributions: hit.linear.contributions };
     const why = Object.entries(hit.linear.contributions).map(([f, v]) => `${f} ${displayScore(hit.features[f as keyof typeof hit.features])} × ${displayScore(params.model.weights[f as keyof LinearWeights])} = ${displayScore(v)}`);
-    return toSearchResult(store, hit, hit.score, marks, params.snippetLines, texts, params.explain ? { why: [`learned ranker (${params.model.name}): ${displayScore(hit.linear.score)}`, ...why, ...(docWhy.get(hit.chunkId) ?? []), ...(kindWhy !== undefined ? [kindWhy] : []), ...hit.why], ranker } : {});
+    return toSearchResult(store, hit, hit.score, marks, params.snippetLines, texts, params.explain ? { why: [`learned ranker (${params.model.name}): ${displayScore(hit.linear.score)}`, ...why, ...nameWhy(hit.chunkId), ...(docWhy.get(hit.chunkId) ?? []), ...(kindWhy !== undefined ? [kindWhy] : []), ...hit.why], ranker } : {});
   });
   return { ...lexical, results, texts, chunkIds: picked.map((p) => p.chunkId), rows: picked, similarity };
 }
@@ -121,6 +125,42 @@ function addLexicalCosines(v: NonNullable<LearnedParams['vectors']>, rows: reado
       if (!had || h.score > had.cosine) byId.set(h.id, { cosine: h.score });
     }
   }
+}
+
+/** The candidates: the lexical list, the name list's chunks, then the vector list's others; each lexical one's 1-based rank. */
+function candidatePool(store: IndexStore, params: LearnedParams, lexical: LexicalOutcome, vec: ReturnType<typeof vectorHits>): { rows: Row[]; lexRank: Map<number, number>; named: Row[] } {
+  const named = nameList(store, params, lexical, new Set([...lexical.rows, ...vec.rows].map((r) => r.chunkId)));
+  const lexRows = [...lexical.rows, ...named];
+  if (params.vectors?.cosineForAll) addLexicalCosines(params.vectors, lexRows, vec.byId);
+  const pool = new Map<number, Row>();
+  for (const r of lexRows) pool.set(r.chunkId, r);
+  for (const r of vec.rows) if (!pool.has(r.chunkId)) pool.set(r.chunkId, r);
+  return { rows: [...pool.values()], lexRank: new Map(lexRows.map((r, i) => [r.chunkId, i + 1])), named };
+}
+
+/** The `--explain` lines of the name match, by chunk id: the definition it matched (weighed as the feature is), and whether the name list brought the chunk. */
+function nameExplainer(rows: readonly Row[], cands: readonly RankerCandidate[], nameWords: readonly string[] | undefined, named: readonly Row[]): (id: number) => string[] {
+  const namesOf = new Map(cands.map((c, i) => [rows[i]!.chunkId, c.names ?? (c.symbol ? [c.symbol] : [])]));
+  const weights = nameWords ? nameWeights(nameWords, [...namesOf.values()]) : undefined;
+  const namedIds = new Set(named.map((r) => r.chunkId));
+  return (id) => {
+    const best = nameWords ? bestName(nameWords, namesOf.get(id) ?? [], weights) : undefined;
+    return [...(best?.name !== undefined ? [`name match: ${best.name}`] : []), ...(namedIds.has(id) ? ['from the name list (a definition the query names, scored by the lexical expression)'] : [])];
+  };
+}
+
+/** The name list's chunks (name-list.ts), scored by the lexical expression; none unless `nameDepth` is set. */
+function nameList(store: IndexStore, params: LearnedParams, lexical: LexicalOutcome, exclude: ReadonlySet<number>): Row[] {
+  if (!params.nameDepth || !lexical.anyExpression) return [];
+  const words = queryWords(params.query).map((w) => w.toLowerCase());
+  const p = { words, nameWords: queryNameWords(params.query), depth: params.nameDepth, filter: compileFilters(params.filters), exclude, expression: lexical.anyExpression, weights: fieldWeights(params.weights), wantsTests: lexical.query?.wantsTests ?? false };
+  return nameCandidates(store, p);
+}
+
+/** The names of the definitions inside each row's lines (its own symbol first), by chunk id. */
+function definitionNames(store: IndexStore, rows: readonly Row[]): Map<number, string[]> {
+  const inside = store.read(() => store.search.definitionNames(rows.map((r) => r.chunkId)));
+  return new Map(rows.map((r) => [r.chunkId, [...new Set([...(r.symbol ? [r.symbol] : []), ...(inside.get(r.chunkId) ?? [])])]]));
 }
 
 /** Files mode: each file once, at its best chunk's place. */

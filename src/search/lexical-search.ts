@@ -1,11 +1,15 @@
 import type { FieldWeights, RankingConfig } from '../config/schema.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
+import { buildFtsExpression } from './fts-expression.js';
 import { expandCandidates, type ExpansionSettings, type ExpansionTrace } from './expansion-pass.js';
+import { gatherFileEvidence, type FileEvidenceOutcome } from './file-evidence-pass.js';
+import { applyFileEvidence } from './file-score.js';
 import { compileFilters, type SearchFilters } from './filters.js';
 import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
 import { classifyQuery, type QueryKind } from './query-kind.js';
 import { parseQuery } from './query-parse.js';
+import { stripNoise } from './query-understand.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
 import { addFileSupport, aggregateFiles, applyPriors, applyStructure, blendFileScore, capPerFile, decayPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
 import { pdfCitation, type SearchResult } from './search-result.js';
@@ -56,6 +60,8 @@ export interface LexicalOutcome {
   readonly expansion?: Omit<ExpansionTrace, 'added'> | undefined;
   /** The FTS5 expression whose bm25() scored the candidates ('' when none ran). */
   readonly expression?: string | undefined;
+  /** The FTS5 expression of every kept group OR'ed (the plan's widest level): what scores a chunk another list found. */
+  readonly anyExpression?: string | undefined;
 }
 
 /** The query's kept words, the names it mentions, and whether it asks for tests or docs. */
@@ -67,6 +73,15 @@ export interface QueryTraits {
 }
 
 type Scored = FtsCandidate & { readonly score: number; readonly why?: readonly string[] };
+
+/** Candidates fetched when file evidence (fileScore, mentionBoost) is on: enough files for it to re-order. */
+export const FILE_EVIDENCE_POOL = 100;
+/**
+ * File evidence (fileScore, mentionBoost) applies to texts of at least this many distinct terms:
+ * an issue body (tuning texts: median 31–48) rather than a commit message with a short body
+ * (median 17), on which it lowered MRR (docs/DESIGN.md "Long texts: files first").
+ */
+export const FILE_EVIDENCE_MIN_TERMS = 20;
 
 /** BM25 over the code-aware FTS fields, then overlap dedupe, optional file aggregation, snippets. */
 export function lexicalSearch(store: IndexStore, params: LexicalParams): LexicalOutcome {
@@ -88,7 +103,12 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   if (selection.kept.length === 0 && !expand) return { results: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any', texts: new Map(), chunkIds: [], marks: new Set(), rows: [], kind };
 
   const weights = fieldWeights(params.weights);
-  const fetch = params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40);
+  // the per-file steps of this query's kind (search.ranking.byKind)
+  const r = rankingForKind(params.ranking, kind);
+  // file evidence needs many terms: a text of fewer (a commit subject and a line) is ranked without it
+  const fileEvidenceOn = (r.fileScore > 0 || r.mentionBoost > 0) && parsed.groups.filter((g) => g.kind !== 'joined').length >= FILE_EVIDENCE_MIN_TERMS;
+  // file evidence re-orders files: it needs more of them among the candidates than the list shows
+  const fetch = Math.max(params.files ? Math.max(params.limit * 10, 100) : Math.max(params.limit * 4, 40), fileEvidenceOn ? FILE_EVIDENCE_POOL : 0);
   // planning needs the cost of matching a group: a phrase walks the position lists of all its
   // words, so its cost is its most frequent word, not its rarest
   const cost = (g: (typeof selection.kept)[number]): number => g.alternatives.reduce((n, alt) => n + Math.max(...alt.map((w) => dfByWord.get(w) ?? 0)), 0);
@@ -113,14 +133,18 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
     ({ candidates, trace: expansion } = expandCandidates(store, { groups: parsed.groups, kept: selection.kept, mainCost, mainExpression: expression, candidates, weights, fetch, filter, totalChunks: total, maxDfRatio }, expand));
   }
   const keptWords = selection.kept.flatMap((g) => g.alternatives.flat());
-  // the per-file steps of this query's kind (search.ranking.byKind)
-  const r = rankingForKind(params.ranking, kind);
   const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode, nonDefinition: r.nonDefinition };
+  let evidence: FileEvidenceOutcome | undefined;
+  if (fileEvidenceOn) {
+    evidence = gatherFileEvidence(store, { text: parsed.long ? stripNoise(params.query) : params.query, kept: selection.kept, keptDf: selection.keptDf, expression, weights, candidates, filter, priors }, r);
+    candidates = evidence.candidates;
+  }
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
   const structure = { names, definitionBoost: r.definitionBoost, testToSource: r.testToSource };
   // files mode aggregates support itself (aggregateFiles); chunk mode gets it per chunk
   const recency = { weight: params.nowMs === undefined ? 0 : r.recency, halfLifeDays: r.recencyHalfLifeDays, nowMs: params.nowMs ?? 0 };
-  const structured = applyRecency(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), recency);
+  const prior = applyRecency(applyStructure(applyPriors(candidates.map((c) => ({ ...c, score: scoreFromBm25(c.bm25) })), priors), structure), recency);
+  const structured = evidence ? applyFileEvidence(prior, { fileScores: evidence.fileScores, share: r.fileScore, mentions: evidence.mentions, boost: r.mentionBoost }) : prior;
   const ranked = params.files ? structured : blendFileScore(addFileSupport(structured, r.fileSupport), r.fileBlend);
   // the per-file decay and cap shape a list of chunks; files mode scores each file from its undecayed chunks
   const deduped = dedupeOverlaps(ranked);
@@ -134,7 +158,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const rows = picked.map(({ hit, score, matches }) => ({ ...hit, score, matches }));
   const query: QueryTraits = { words: keptWords, names, wantsTests: priors.wantsTests, wantsDocs: priors.wantsDocs };
   const expanded = expansion ? { weight: expansion.weight, terms: expansion.terms } : undefined;
-  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded, expression };
+  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded, expression, anyExpression: selection.kept.length > 0 ? buildFtsExpression(selection.kept) : '' };
   if (params.rankOnly) return { results: [], ...common };
   const docShare = params.explain ? docShares(store, expression, weights, picked.map((p) => p.hit)) : new Map<number, number>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, kind) : undefined;

@@ -19,7 +19,7 @@ export interface UnderstoodQuery {
 
 /** Issue-template headings and prompts that say nothing about the code. */
 const TEMPLATE_LINE_RE =
-  /^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:describe the bug|bug report|bug description|steps to reproduce(?: the (?:behaviou?r|bug|issue|problem))?|to reproduce|reproduction|expected (?:behaviou?r|result)|actual (?:behaviou?r|result)|current behaviou?r|additional (?:context|information)|environment|screenshots?|system info(?:rmation)?|checklist|is your feature request related to a problem\??|describe the solution you'd like|describe alternatives you've considered|what happened\??|what did you expect to happen\??|minimal reproducible example|version information|related issues?)(?:\*\*)?\s*:?\s*$/i;
+  /^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:describe the bug|bug report|bug description|steps to reproduce(?: the (?:behaviou?r|bug|issue|problem))?|to reproduce|reproduction|expected (?:behaviou?r|result)|actual (?:behaviou?r|result)|current behaviou?r|additional (?:context|information)|environment|screenshots?|system info(?:rmation)?|checklist|is your feature request related to a problem\??|describe the solution you'd like|describe alternatives you've considered|what happened\??|what did you expect to happen\??|minimal reproducible example|version information|related issues?|description|types? of changes?|motivation and context|how has this been tested\??|proposed changes)(?:\*\*)?\s*:?\s*$/i;
 /** `- OS: macOS 14`, `Python version: 3.12.1`, `node v20.1.0`: environment dumps. */
 const ENV_LINE_RE =
   /^\s*(?:[-*]\s*)?(?:os|platform|system|version|python(?: version)?|node(?:\.js)?(?: version)?|npm|yarn|pnpm|browser|go version|rustc|cargo|java(?: version)?|jdk|kernel|arch(?:itecture)?|cpu|memory|ide|editor|shell|terminal|\w+ version)\s*[:=]\s*(?:\S+(?:\s+\S+){0,3}\s*$|.*\d+\.\d+)/i;
@@ -28,6 +28,10 @@ const CHECKBOX_RE = /^\s*[-*]\s*\[[ xX]\]/;
 const SEPARATOR_RE = /^\s*(?:[-=*_]{3,}|<!--.*-->)\s*$/;
 const TRAILER_RE = /^\s*(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|change-id|cc|refs?|see also)\s*:/i;
 const URL_RE = /\bhttps?:\/\/\S+/g;
+/** `#5905`, `(#7814)`, `GH-12`: references to issues and pull requests, never words of the code. */
+const ISSUE_REF_RE = /(?<![\w#&])(?:#|GH-)\d+\b/g;
+/** A list item or heading: where a checkbox item's wrapped text ends. */
+const BLOCK_START_RE = /^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|```|~~~)/;
 const HTML_COMMENT_RE = /<!--[\s\S]*?-->/g;
 /** `feat(router): `, `fix: `, `[core] `: a commit subject's category, not its content. */
 const CONVENTIONAL_RE = /^\s*(?:[a-z][\w-]{0,15}(?:\([^)]*\))?!?:\s+|\[[^\]]{1,30}\]\s+)/;
@@ -56,9 +60,17 @@ function addWords(into: Set<string>, text: string): void {
 /** Removes what says nothing about the code; keeps line structure. */
 export function stripNoise(text: string): string {
   const out: string[] = [];
+  // inside a checkbox item: its wrapped lines (up to a blank line or the next item) are template text too
+  let inCheckbox = false;
   for (const line of text.replace(HTML_COMMENT_RE, ' ').split('\n')) {
-    if (TEMPLATE_LINE_RE.test(line) || ENV_LINE_RE.test(line) || VERSION_ONLY_RE.test(line) || CHECKBOX_RE.test(line) || SEPARATOR_RE.test(line) || TRAILER_RE.test(line)) continue;
-    out.push(line.replace(URL_RE, ' '));
+    if (CHECKBOX_RE.test(line)) {
+      inCheckbox = true;
+      continue;
+    }
+    if (inCheckbox && line.trim() !== '' && !BLOCK_START_RE.test(line) && !SEPARATOR_RE.test(line)) continue;
+    inCheckbox = false;
+    if (TEMPLATE_LINE_RE.test(line) || ENV_LINE_RE.test(line) || VERSION_ONLY_RE.test(line) || SEPARATOR_RE.test(line) || TRAILER_RE.test(line)) continue;
+    out.push(line.replace(URL_RE, ' ').replace(ISSUE_REF_RE, ' '));
   }
   return out.join('\n');
 }

@@ -1,9 +1,7 @@
 import { EngineError } from '../core/errors.js';
 import type { UseKind } from '../core/symbol.js';
-import { loadGrammars } from '../parse/grammars.js';
-import { collectNameUses, unpackUses } from '../parse/name-uses.js';
-import { grammarLanguages } from '../parse/languages/registry.js';
 import type { IndexStore } from '../store/index-store.js';
+import { holdingText, nameCandidates, parseNameUses } from './name-occurrences.js';
 
 /**
  * How a name occurs: where it is defined, called, imported, otherwise used in code, or only
@@ -34,11 +32,15 @@ export interface ReferencesResult {
   /** True when more references exist than were returned. */
   readonly truncated: boolean;
   /**
-   * Files classified by parsing them now, because the index holds no identifier uses for them
-   * (indexed by line windows although a grammar exists, e.g. over the parse budget, or indexed
-   * before uses were stored). 0 when every file was read from the index.
+   * Files parsed now to classify the name's occurrences (the candidate files whose language has a
+   * grammar of its own; the index stores no identifier uses since schema 11).
    */
   readonly parsed: number;
+  /**
+   * Present when the search stopped after parsing MAX_PARSED_FILES files with references left
+   * below `limit`: a larger limit does not return more (`truncated` is true as well).
+   */
+  readonly parseCapped?: true;
   /** `lsp`: the language server's references of one definition; `name`: every occurrence of the name (set by the engine). */
   readonly resolution?: 'lsp' | 'name' | undefined;
   /** The server that answered (`typescript`, `python`...) when `resolution` is `lsp`. */
@@ -47,8 +49,8 @@ export interface ReferencesResult {
   readonly fallback?: string | undefined;
 }
 
-/** Files whose text is scanned at most per query: a name used in more files is reported as truncated. */
-const MAX_CANDIDATE_FILES = 2000;
+/** Files parsed at most per query (each takes a few milliseconds): a name in more files is reported as truncated. */
+export const MAX_PARSED_FILES = 500;
 const NAME_RE = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 const KIND_ORDER: Record<ReferenceKind, number> = { definition: 0, call: 1, import: 2, reference: 3, text: 4 };
 
@@ -61,44 +63,35 @@ export function checkReferenceQuery(name: unknown, limit: number): string {
   return n;
 }
 
-type Candidate = { id: number; path: string; language: string; hash: string };
-
 /**
- * References to a name, by name (not type-resolved). Candidate files come from the FTS index (code
- * and comment fields: a mention in a comment is a `text` reference),
- * which keeps identifiers whole; each candidate's stored text is scanned for the name at word
- * boundaries, and each occurrence takes the kind the index stored for the identifier there
- * (`name_uses`, collected from the syntax tree when the file was indexed); an occurrence that is
- * no identifier is `text`. A file with a grammar but no stored uses is parsed now (`parsed`).
- * Files are ordered: where the name is defined first, then code, then other files, then by path.
+ * References to a name, by name (not type-resolved). Candidate files come from the FTS index
+ * (nameCandidates: where it is defined first); each candidate's stored text that holds the name
+ * exactly is scanned for the name at word boundaries, and a file whose language
+ * has a grammar of its own is parsed now to give each occurrence the kind of the identifier
+ * there (definition, call, import, reference; `parsed` counts them); an occurrence that is no
+ * identifier is `text`. At most MAX_PARSED_FILES files are parsed per call: past that the result
+ * is `truncated` (and `parseCapped`).
  */
 export async function findReferences(store: IndexStore, name: string, limit: number): Promise<ReferencesResult> {
   const n = checkReferenceQuery(name, limit);
-  const tokens = n.split(/[$]+/).filter(Boolean);
-  const match = `{body doc} : "${tokens.join(' ')}"`;
-  const candidates = store.read(() => store.search.filesMatching(match, MAX_CANDIDATE_FILES + 1));
-  const definedIn = new Set(store.read(() => store.structure.byName(n, undefined, 1000)).filter((s) => s.name === n).map((s) => s.path));
-  // the FTS index matches case-insensitively and by stem: keep the files holding the name's exact bytes
-  const holding = store.read(() => store.content.hashesContaining([...new Set(candidates.slice(0, MAX_CANDIDATE_FILES).map((c) => c.hash))], n));
-  const ordered = candidates.slice(0, MAX_CANDIDATE_FILES).filter((c) => holding.has(c.hash)).sort((a, b) => rankFile(a, definedIn) - rankFile(b, definedIn) || a.path.localeCompare(b.path));
+  const candidates = nameCandidates(store, n);
   const files: ReferenceGroup[] = [];
   let total = 0;
   let parsed = 0;
-  let truncated = candidates.length > MAX_CANDIDATE_FILES;
-  for (const file of ordered) {
-    if (total >= limit) {
+  let truncated = candidates.truncated;
+  let parseCapped = false;
+  for (const file of candidates.files) {
+    const text = holdingText(store, file, n);
+    if (text === undefined) continue;
+    if (total >= limit || parsed >= MAX_PARSED_FILES) {
+      // truncated only if another file has an occurrence (the name's bytes inside a longer word are none)
+      if (scanFile(text, n, undefined).length === 0) continue;
       truncated = true;
+      parseCapped = total < limit;
       break;
     }
-    const text = store.read(() => store.content.text(file.hash));
-    if (text === undefined) continue;
-    const stored = store.read(() => store.structure.usesIn(file.id, n));
-    let kinds: ReadonlyMap<number, UseKind> | undefined;
-    if (stored !== undefined) kinds = unpackUses(stored);
-    else if (grammarLanguages(file.language).includes(file.language)) {
-      kinds = await parseUses(store, file, n, text);
-      if (kinds) parsed++;
-    }
+    const kinds = await parseNameUses(store, file, n, text);
+    if (kinds) parsed++;
     let refs = scanFile(text, n, kinds);
     if (refs.length === 0) continue;
     if (total + refs.length > limit) {
@@ -108,28 +101,7 @@ export async function findReferences(store: IndexStore, name: string, limit: num
     total += refs.length;
     files.push({ path: file.path, language: file.language, references: refs });
   }
-  return { name: n, files, total, truncated, parsed };
-}
-
-/** The uses of `name` in a file the index holds none for, from a parse now; undefined without a grammar. */
-async function parseUses(store: IndexStore, file: Candidate, name: string, text: string): Promise<Map<number, UseKind> | undefined> {
-  const grammar = (await loadGrammars([file.language])).get(file.language);
-  if (!grammar) return undefined;
-  const tree = grammar.parser.parse(text);
-  if (!tree) return undefined;
-  try {
-    const symbols = store.read(() => store.structure.inFile(file.path));
-    const imports = store.read(() => store.structure.importsOf(file.path));
-    const uses = collectNameUses(grammar, tree, text, symbols, imports).find((u) => u.name === name);
-    return unpackUses(uses?.uses ?? '');
-  } finally {
-    tree.delete();
-  }
-}
-
-function rankFile(f: { path: string; language: string }, definedIn: ReadonlySet<string>): number {
-  if (definedIn.has(f.path)) return 0;
-  return grammarLanguages(f.language).length > 0 ? 1 : 2;
+  return { name: n, files, total, truncated, parsed, ...(parseCapped ? { parseCapped: true as const } : {}) };
 }
 
 /** Occurrences of `name` at identifier boundaries, with the kind stored for the identifier there (else `text`). */

@@ -3,7 +3,8 @@ import { EngineError } from '../core/errors.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { SymbolRow } from '../store/structure-repo.js';
 import { outlineFile } from './outline.js';
-import { unpackUses } from '../parse/name-uses.js';
+import { hasOwnGrammar, nameCandidates } from './name-occurrences.js';
+import { ParsedFiles } from './parsed-files.js';
 
 /**
  * What a listed file is to the subject file (`it`): `imports` — it imports the subject;
@@ -34,8 +35,9 @@ export interface RelatedFiles {
   /** Related files found (before `limit`). */
   readonly total: number;
   /**
-   * Present when some code files have no stored identifier uses (indexed by line windows, or
-   * before uses were stored): how many. Callers among them are not found (nothing is parsed).
+   * Present when some code files were indexed by line windows although their language has a
+   * grammar (over the parse budget, say): how many. Callers among them are not found (they are
+   * not parsed).
    */
   readonly withoutUses?: number;
 }
@@ -139,49 +141,60 @@ export async function relatedFiles(store: IndexStore, root: string, path: string
     imported: outline.imports.flatMap((i) => (i.resolved ? [i.resolved] : [])),
     tests: outline.tests,
     testedFiles: outline.testedFiles,
-    callers: callersOf(store, rel, outline.symbols, new Set(importers)),
+    callers: await callersOf(store, rel, outline.symbols, new Set(importers)),
     callees: calleesOf(store, rel, outline.imports),
   };
   const files = rankRelated(rel, evidence);
-  const withoutUses = store.read(() => store.structure.filesLackingUses());
+  const withoutUses = store.read(() => store.files.fallbacks()).reduce((n, f) => n + f.files, 0);
   return { path: rel, files: files.slice(0, limit), total: files.length, ...(withoutUses > 0 ? { withoutUses } : {}) };
 }
 
 /** Files calling or using the subject's top-level definitions, by name. */
-function callersOf(store: IndexStore, subject: string, symbols: readonly SymbolRow[], importers: ReadonlySet<string>): Map<string, Map<string, boolean>> {
+async function callersOf(store: IndexStore, subject: string, symbols: readonly SymbolRow[], importers: ReadonlySet<string>): Promise<Map<string, Map<string, boolean>>> {
   const names = [...new Set(symbols.filter((s) => s.container === null && s.name.length >= MIN_NAME_LENGTH).sort((a, b) => Number(b.exported) - Number(a.exported) || a.startLine - b.startLine).map((s) => s.name))].slice(0, MAX_CALLER_NAMES);
   const out = new Map<string, Map<string, boolean>>();
-  for (const name of names) {
-    const definitions = store.read(() => store.structure.byName(name, undefined, 1000)).filter((s) => s.name === name);
-    const definedElsewhere = definitions.some((s) => s.path !== subject);
-    for (const [path, kinds] of usesByFile(store, name, new Set(definitions.map((s) => s.path)))) {
-      if (path === subject || (definedElsewhere && !importers.has(path))) continue;
-      const uses = kinds.filter((k) => k === 'call' || k === 'reference');
-      if (uses.length === 0) continue;
-      const entry = out.get(path) ?? new Map<string, boolean>();
-      entry.set(name, uses.includes('call'));
-      out.set(path, entry);
+  // the names are mostly used in the same files: each is read and parsed once for all of them
+  const files = new ParsedFiles(store);
+  try {
+    for (const name of names) {
+      const definitions = store.read(() => store.structure.byName(name, undefined, 1000)).filter((s) => s.name === name);
+      const definedElsewhere = definitions.some((s) => s.path !== subject);
+      // a name also defined elsewhere counts only in the subject's importers: only those are parsed
+      for (const [path, kinds] of await usesByFile(store, files, name, definedElsewhere ? importers : undefined)) {
+        if (path === subject) continue;
+        const uses = kinds.filter((k) => k === 'call' || k === 'reference');
+        if (uses.length === 0) continue;
+        const entry = out.get(path) ?? new Map<string, boolean>();
+        entry.set(name, uses.includes('call'));
+        out.set(path, entry);
+      }
     }
+  } finally {
+    files.close();
   }
   return out;
 }
 
 /**
- * The stored identifier uses of `name` per file, as a reference search orders files (where the
- * name is defined first, then by path) and kinds (definition, call, import, reference), cut after
- * USES_PER_NAME uses. Read from the index only: a file indexed by line windows has none.
+ * The identifier uses of `name` per file, as a reference search orders files (where the name is
+ * defined first, then by path) and kinds (definition, call, import, reference), cut after
+ * USES_PER_NAME uses: the candidate files (those in `only`, when given) are parsed now. A file the
+ * index pass chunked by line windows (over the parse budget) is not parsed here: `withoutUses`
+ * counts them.
  */
-function usesByFile(store: IndexStore, name: string, definedIn: ReadonlySet<string>): Array<[string, string[]]> {
-  const rows = store.read(() => store.structure.usesOf(name));
-  const rank = (path: string): number => (definedIn.has(path) ? 0 : 1);
-  rows.sort((a, b) => rank(a.path) - rank(b.path) || a.path.localeCompare(b.path));
+async function usesByFile(store: IndexStore, files: ParsedFiles, name: string, only: ReadonlySet<string> | undefined): Promise<Array<[string, string[]]>> {
   const out: Array<[string, string[]]> = [];
   let total = 0;
-  for (const row of rows) {
+  for (const file of nameCandidates(store, name).files) {
     if (total >= USES_PER_NAME) break;
-    const kinds = [...unpackUses(row.uses).values()].sort((a, b) => KIND_ORDER[a]! - KIND_ORDER[b]!).slice(0, USES_PER_NAME - total);
+    if (file.parser !== 'tree-sitter' || !hasOwnGrammar(file.language) || (only && !only.has(file.path))) continue;
+    const text = files.text(file);
+    if (text === undefined || !text.includes(name)) continue;
+    const uses = await files.uses(file, name, text);
+    if (!uses || uses.size === 0) continue;
+    const kinds = [...uses.values()].sort((a, b) => KIND_ORDER[a]! - KIND_ORDER[b]!).slice(0, USES_PER_NAME - total);
     total += kinds.length;
-    out.push([row.path, kinds]);
+    out.push([file.path, kinds]);
   }
   return out;
 }

@@ -1,7 +1,17 @@
 import type { Db } from './database.js';
 import { asBuffer } from './driver.js';
+import { holdsBytes, packBody, unpackBody } from './content-codec.js';
+import { gramFilter, mayHold } from './content-grams.js';
 
-/** File text stored once per content hash (identical files share one row). */
+type BodyRow = { hash: string; body: Uint8Array; codec: number };
+/** A body that matched in SQLite (`body`), or a compressed one to filter (`body` null). */
+type FilteredRow = { hash: string; body: Uint8Array | null; codec: number; grams: Uint8Array | null };
+
+/**
+ * File text stored once per content hash (identical files share one row), compressed when that
+ * pays (content-codec.ts). Uncompressed bodies are searched inside SQLite; compressed ones are
+ * inflated and searched here.
+ */
 export class ContentRepo {
   private readonly putStmt;
   private readonly deleteStmt;
@@ -10,18 +20,23 @@ export class ContentRepo {
   private readonly bodiesStmt;
   private readonly bodiesLikeStmt;
   private readonly bodiesGlobStmt;
-  private readonly withBytesStmt;
 
   constructor(db: Db) {
-    this.putStmt = db.prepare<[string, Buffer]>('INSERT INTO content(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO UPDATE SET body = excluded.body WHERE body IS NOT excluded.body');
+    this.putStmt = db.prepare<[string, Buffer, number, Buffer | null]>(
+      'INSERT INTO content(hash, body, codec, grams) VALUES (?, ?, ?, ?) ON CONFLICT(hash) DO UPDATE SET body = excluded.body, codec = excluded.codec, grams = excluded.grams WHERE body IS NOT excluded.body',
+    );
     this.deleteStmt = db.prepare<[string]>('DELETE FROM content WHERE hash = ?');
-    this.textStmt = db.prepare<[string], { body: Uint8Array }>('SELECT body FROM content WHERE hash = ?');
-    this.bodiesStmt = db.prepare<[string], { hash: string; body: Uint8Array }>('SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value');
-    const containing = 'SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value WHERE CAST(c.body AS TEXT)';
-    this.bodiesLikeStmt = db.prepare<[string, string], { hash: string; body: Uint8Array }>(`${containing} LIKE ? ESCAPE '\\'`);
-    this.bodiesGlobStmt = db.prepare<[string, string], { hash: string; body: Uint8Array }>(`${containing} GLOB ?`);
-    this.withBytesStmt = db.prepare<[string, Buffer], { hash: string }>('SELECT c.hash FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value WHERE instr(c.body, ?) > 0');
-    this.sliceStmt = db.prepare<[number, number, string], { text: Uint8Array }>('SELECT substr(body, ?, ?) AS text FROM content WHERE hash = ?');
+    this.textStmt = db.prepare<[string], { body: Uint8Array; codec: number }>('SELECT body, codec FROM content WHERE hash = ?');
+    const rows = 'SELECT c.hash, c.body, c.codec FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value';
+    this.bodiesStmt = db.prepare<[string], BodyRow>(rows);
+    // a compressed body comes back as its trigram filter only: inflated and searched when the filter lets it through
+    const containing = `SELECT c.hash, CASE WHEN c.codec = 0 THEN c.body END AS body, c.codec, c.grams FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value
+      WHERE c.codec <> 0 OR CAST(c.body AS TEXT)`;
+    this.bodiesLikeStmt = db.prepare<[string, string], FilteredRow>(`${containing} LIKE ? ESCAPE '\\'`);
+    this.bodiesGlobStmt = db.prepare<[string, string], FilteredRow>(`${containing} GLOB ?`);
+    this.sliceStmt = db.prepare<[number, number, string], { text: Uint8Array | null; codec: number }>(
+      'SELECT CASE WHEN codec = 0 THEN substr(body, ?, ?) ELSE body END AS text, codec FROM content WHERE hash = ?',
+    );
   }
 
   /**
@@ -29,7 +44,8 @@ export class ContentRepo {
    * an older feature version (say, before token literals were redacted) is replaced.
    */
   putBytes(hash: string, utf8: Buffer): void {
-    this.putStmt.run(hash, utf8);
+    const { body, codec } = packBody(utf8);
+    this.putStmt.run(hash, body, codec, codec === 0 ? null : gramFilter(utf8));
   }
 
   delete(hash: string): void {
@@ -39,38 +55,44 @@ export class ContentRepo {
   /** The whole stored text of a file. */
   text(hash: string): string | undefined {
     const row = this.textStmt.get(hash);
-    return row ? asBuffer(row.body).toString('utf8') : undefined;
+    return row ? unpackBody(asBuffer(row.body), row.codec).toString('utf8') : undefined;
   }
 
-  /** UTF-8 text of bytes [startByte, endByte) of a stored file, read without loading the whole body. */
+  /** UTF-8 text of bytes [startByte, endByte) of a stored file (an uncompressed body is sliced in SQLite). */
   slice(hash: string, startByte: number, endByte: number): string | undefined {
     const row = this.sliceStmt.get(startByte + 1, endByte - startByte, hash);
-    return row ? asBuffer(row.text).toString('utf8') : undefined;
+    if (!row) return undefined;
+    // SQLite's substr of an empty body is NULL
+    const bytes = asBuffer(row.text ?? new Uint8Array());
+    return (row.codec === 0 ? bytes : unpackBody(bytes, row.codec).subarray(startByte, endByte)).toString('utf8');
   }
 
   /** Raw UTF-8 bodies of many files in one statement (for scanning); hashes not stored are absent. */
   bodies(hashes: readonly string[]): Map<string, Buffer> {
     const out = new Map<string, Buffer>();
-    for (const row of this.bodiesStmt.all(JSON.stringify(hashes))) out.set(row.hash, asBuffer(row.body));
+    for (const row of this.bodiesStmt.all(JSON.stringify(hashes))) out.set(row.hash, unpackBody(asBuffer(row.body), row.codec));
     return out;
-  }
-
-  /** Hashes among `hashes` whose body contains the UTF-8 bytes of `text`, compared in SQLite (no body is copied out). */
-  hashesContaining(hashes: readonly string[], text: string): Set<string> {
-    return new Set(this.withBytesStmt.all(JSON.stringify(hashes), Buffer.from(text, 'utf8')).map((r) => r.hash));
   }
 
   /**
    * Bodies among `hashes` that contain `text` (exactly, or ignoring the case of ASCII letters only:
-   * SQL GLOB or LIKE), without copying the others out of SQLite. Both read a body only up to its
-   * first NUL byte: a body with a NUL may be missed, so pass only hashes known to be NUL-free.
+   * SQL GLOB or LIKE), without copying the other uncompressed ones out of SQLite; a compressed body
+   * is inflated only when its trigram filter (content-grams.ts) says it may hold `text`. GLOB and
+   * LIKE read a body only up to its first NUL byte: a body with a NUL may be missed, so pass only
+   * hashes known to be NUL-free.
    */
   bodiesContaining(hashes: readonly string[], text: string, ignoreAsciiCase: boolean): Map<string, Buffer> {
     const out = new Map<string, Buffer>();
     const rows = ignoreAsciiCase
       ? this.bodiesLikeStmt.all(JSON.stringify(hashes), `%${text.replace(/[\\%_]/g, '\\$&')}%`)
       : this.bodiesGlobStmt.all(JSON.stringify(hashes), `*${text.replace(/[*?[]/g, '[$&]')}*`);
-    for (const row of rows) out.set(row.hash, asBuffer(row.body));
+    const needle = Buffer.from(text, 'utf8');
+    const packed: string[] = [];
+    for (const row of rows) {
+      if (row.body !== null) out.set(row.hash, asBuffer(row.body));
+      else if (!row.grams || mayHold(row.grams, needle)) packed.push(row.hash);
+    }
+    for (const [hash, body] of this.bodies(packed)) if (holdsBytes(body, needle, ignoreAsciiCase)) out.set(hash, body);
     return out;
   }
 }

@@ -1,4 +1,6 @@
 import { openDatabase, translateSqliteError, type Db } from './database.js';
+import { asBuffer } from './driver.js';
+import { unpackBody } from './content-codec.js';
 
 /** A file row as a push reads it. */
 export interface PushFileRow {
@@ -89,9 +91,9 @@ export class PushRepo {
   /** Stored bodies (UTF-8) by file hash. */
   bodies(hashes: readonly string[]): Map<string, Buffer> {
     const out = new Map<string, Buffer>();
-    const stmt = this.db.prepare<[string], { hash: string; body: Buffer }>('SELECT c.hash, c.body FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value');
+    const stmt = this.db.prepare<[string], { hash: string; body: Buffer; codec: number }>('SELECT c.hash, c.body, c.codec FROM json_each(?) AS j JOIN content AS c ON c.hash = j.value');
     this.read(() => {
-      for (const row of stmt.all(JSON.stringify(hashes))) out.set(row.hash, Buffer.from(row.body));
+      for (const row of stmt.all(JSON.stringify(hashes))) out.set(row.hash, Buffer.from(unpackBody(asBuffer(row.body), row.codec)));
     });
     return out;
   }

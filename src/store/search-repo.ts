@@ -135,6 +135,27 @@ export class SearchRepo {
   }
 
   /**
+   * The names of the definitions inside each chunk's lines, by chunk id, in source order (one
+   * statement for all: a merged chunk of small definitions holds several; the name match reads them).
+   */
+  definitionNames(ids: readonly number[]): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    if (ids.length === 0) return out;
+    const rows = this.db
+      .prepare<[string], { id: number; name: string }>(
+        `SELECT c.id AS id, s.name AS name FROM json_each(?) j JOIN chunks c ON c.id = j.value
+         JOIN symbols s ON s.file_id = c.file_id AND s.start_line >= c.start_line AND s.end_line <= c.end_line ORDER BY c.id, s.start_line`,
+      )
+      .all(JSON.stringify(ids));
+    for (const r of rows) {
+      const names = out.get(r.id);
+      if (names) names.push(r.name);
+      else out.set(r.id, [r.name]);
+    }
+    return out;
+  }
+
+  /**
    * The chunks with these ids that pass `filter`, as candidates (`bm25` 0), in the order of `ids`:
    * what a vector or symbol list found, joined like an FTS match.
    */
@@ -152,6 +173,14 @@ export class SearchRepo {
       if (filter.pathMatch && !filter.pathMatch(r.path)) return [];
       return [r];
     });
+  }
+
+  /** Every chunk of the files at `paths`, with its file's path (the model's file prior scores a file by all its chunks). */
+  chunkIdsOfPaths(paths: readonly string[]): Array<{ chunkId: number; path: string }> {
+    if (paths.length === 0) return [];
+    return this.db
+      .prepare<[string], { chunkId: number; path: string }>('SELECT c.id AS chunkId, f.path AS path FROM json_each(?) j JOIN files f ON f.path = j.value JOIN chunks c ON c.file_id = f.id')
+      .all(JSON.stringify(paths));
   }
 
   /** The id of the smallest chunk of `path` that covers `line`. */
@@ -175,6 +204,27 @@ export class SearchRepo {
          WHERE chunks_fts MATCH ? ORDER BY f.path LIMIT ?`,
       )
       .all(match, limit);
+  }
+
+  /**
+   * Per file, how many of its chunks match an FTS5 expression, with the file's line count: the
+   * term statistics of a file taken as one document (long-query file scoring, search/file-evidence.ts).
+   * Costs one walk of the expression's position lists, no bm25().
+   */
+  fileMatchCounts(match: string): Array<{ path: string; chunks: number; lines: number; contentType: string }> {
+    return this.db
+      .prepare<[string], { path: string; chunks: number; lines: number; contentType: string }>(
+        `SELECT f.path AS path, g.n AS chunks, f.line_count AS lines, f.content_type AS contentType
+         FROM (SELECT c.file_id AS fid, count(*) AS n FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? GROUP BY c.file_id) g
+         JOIN files f ON f.id = g.fid`,
+      )
+      .all(match);
+  }
+
+  /** Files indexed and their mean line count (the collection statistics of file-level BM25). */
+  fileStats(): { files: number; meanLines: number } {
+    const row = this.db.prepare<[], { files: number; meanLines: number | null }>('SELECT count(*) AS files, avg(line_count) AS meanLines FROM files').get();
+    return { files: row?.files ?? 0, meanLines: row?.meanLines ?? 0 };
   }
 
   /**

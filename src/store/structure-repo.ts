@@ -1,4 +1,4 @@
-import type { ImportDraft, ImportKind, NameUsesDraft, SymbolDraft, SymbolKind } from '../core/symbol.js';
+import type { ImportDraft, ImportKind, SymbolDraft, SymbolKind } from '../core/symbol.js';
 import type { Db } from './database.js';
 
 /** A stored definition with the file it is in. */
@@ -20,13 +20,6 @@ export interface ImportRow {
 const SYMBOL_COLUMNS = `s.id AS id, f.path AS path, f.language AS language, s.name AS name, s.kind AS kind, s.container AS container,
   s.signature AS signature, s.start_line AS startLine, s.start_col AS startCol, s.end_line AS endLine, s.end_col AS endCol, s.exported AS exported`;
 
-/** The occurrences of one name in one file (packed, see NameUsesDraft). */
-export interface UsesRow {
-  readonly path: string;
-  readonly language: string;
-  readonly uses: string;
-}
-
 type RawSymbol = Omit<SymbolRow, 'exported'> & { exported: number };
 const toSymbol = (r: RawSymbol): SymbolRow => ({ ...r, exported: r.exported === 1 });
 type RawImport = Omit<ImportRow, 'names'> & { names: string };
@@ -36,11 +29,6 @@ const toImport = (r: RawImport): ImportRow => ({ ...r, names: r.names ? r.names.
 export class StructureRepo {
   private readonly insertSymbolStmt;
   private readonly insertImportStmt;
-  private readonly insertUsesStmt;
-  private readonly deleteUsesStmt;
-  private readonly copyUsesStmt;
-  private readonly usesInStmt;
-  private readonly usesOfStmt;
   private readonly deleteSymbolsStmt;
   private readonly deleteImportsStmt;
   private readonly copySymbolsStmt;
@@ -57,13 +45,6 @@ export class StructureRepo {
     this.insertImportStmt = db.prepare<[number, number, string, string, string]>('INSERT INTO imports(file_id, line, kind, source, names) VALUES (?, ?, ?, ?, ?)');
     this.deleteSymbolsStmt = db.prepare<[number]>('DELETE FROM symbols WHERE file_id = ?');
     this.deleteImportsStmt = db.prepare<[number]>('DELETE FROM imports WHERE file_id = ?');
-    this.insertUsesStmt = db.prepare<[number, string, string]>('INSERT INTO name_uses(file_id, name, uses) VALUES (?, ?, ?)');
-    this.deleteUsesStmt = db.prepare<[number]>('DELETE FROM name_uses WHERE file_id = ?');
-    this.copyUsesStmt = db.prepare<[number, number]>('INSERT INTO name_uses(file_id, name, uses) SELECT ?, name, uses FROM name_uses WHERE file_id = ?');
-    this.usesInStmt = db.prepare<[number, string], { name: string; uses: string }>("SELECT name, uses FROM name_uses WHERE file_id = ? AND name IN ('', ?)");
-    this.usesOfStmt = db.prepare<[string], UsesRow>(
-      'SELECT f.path AS path, f.language AS language, u.uses AS uses FROM name_uses u JOIN files f ON f.id = u.file_id WHERE u.name = ? ORDER BY f.path',
-    );
     // ordered by id: the copies get ids in the order the parser emitted the originals
     this.copySymbolsStmt = db.prepare<[number, number]>(
       `INSERT INTO symbols(file_id, name, kind, container, signature, start_line, start_col, end_line, end_col, exported)
@@ -76,15 +57,8 @@ export class StructureRepo {
     );
   }
 
-  /**
-   * Writes a file's definitions, imports and, when it was parsed with its own grammar, its
-   * identifier uses, with a marker row (name '') saying they were collected (perhaps none).
-   */
-  insert(fileId: number, symbols: readonly SymbolDraft[], imports: readonly ImportDraft[], uses?: readonly NameUsesDraft[]): void {
-    if (uses) {
-      this.insertUsesStmt.run(fileId, '', '');
-      for (const u of uses) this.insertUsesStmt.run(fileId, u.name, u.uses);
-    }
+  /** Writes a file's definitions and imports. */
+  insert(fileId: number, symbols: readonly SymbolDraft[], imports: readonly ImportDraft[]): void {
     for (const s of symbols) {
       this.insertSymbolStmt.run(fileId, s.name, s.kind, s.container ?? null, s.signature, s.startLine, s.startCol, s.endLine, s.endCol, s.exported ? 1 : 0);
     }
@@ -98,43 +72,11 @@ export class StructureRepo {
   copy(fromId: number, toId: number): void {
     this.copySymbolsStmt.run(toId, fromId);
     this.copyImportsStmt.run(toId, fromId);
-    this.copyUsesStmt.run(toId, fromId);
   }
 
   deleteForFile(fileId: number): void {
     this.deleteSymbolsStmt.run(fileId);
     this.deleteImportsStmt.run(fileId);
-    this.deleteUsesStmt.run(fileId);
-  }
-
-  /**
-   * The stored occurrences of `name` in one file (packed, see NameUsesDraft): '' when none;
-   * undefined when the file's uses were not collected (no grammar of its own, or indexed before).
-   */
-  usesIn(fileId: number, name: string): string | undefined {
-    const rows = this.usesInStmt.all(fileId, name);
-    if (!rows.some((r) => r.name === '')) return undefined;
-    return rows.find((r) => r.name !== '')?.uses ?? '';
-  }
-
-  /**
-   * Files parsed with a grammar, or that fell back from one, whose identifier uses the index does
-   * not hold (line-window fallbacks; files indexed before uses were stored).
-   */
-  filesLackingUses(): number {
-    return (
-      this.db
-        .prepare(
-          `SELECT count(*) AS n FROM files f WHERE (f.parser = 'tree-sitter' OR f.fallback IS NOT NULL)
-           AND NOT EXISTS (SELECT 1 FROM name_uses u WHERE u.file_id = f.id AND u.name = '')`,
-        )
-        .get() as { n: number }
-    ).n;
-  }
-
-  /** Every file whose stored identifiers include `name` (exact case, not empty), by path. */
-  usesOf(name: string): UsesRow[] {
-    return this.usesOfStmt.all(name);
   }
 
   /** Definitions named `name`, case-insensitively (exact-case ones sort first in search/). */

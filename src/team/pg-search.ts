@@ -9,7 +9,7 @@ import { DEFAULT_CONFIG } from '../config/defaults.js';
 import type { FieldWeights, RankingConfig } from '../config/schema.js';
 import { EngineError } from '../core/errors.js';
 import { compileFilters } from '../search/filters.js';
-import { kindRankingWhy, rankingForKind } from '../search/kind-ranking.js';
+import { kindRankingWhy, rankingForKind, withoutFileEvidence } from '../search/kind-ranking.js';
 import { classifyQuery } from '../search/query-kind.js';
 import { parseQuery } from '../search/query-parse.js';
 import { planQuery, type PlanLevel } from '../search/query-plan.js';
@@ -167,7 +167,7 @@ export function teamRankParams(query: string, options: TeamSearchOptions, config
   if (!Number.isInteger(k) || k < 1 || k > 100) throw new EngineError('INVALID_ARGUMENT', { name: 'k', reason: 'must be an integer from 1 to 100' });
   if (typeof query !== 'string') throw new EngineError('INVALID_ARGUMENT', { name: 'query', reason: 'must be a string' });
   if (options.filters?.where && Object.keys(options.filters.where).length > 0) throw new EngineError('INVALID_ARGUMENT', { name: 'where', reason: 'document field filters are not supported by the team index' });
-  return { query: lexicalQuery(query), limit: k, files: options.files ?? false, weights: config.weights, ranking: config.ranking, filter: compileFilters(options.filters ?? {}) };
+  return { query: lexicalQuery(query), limit: k, files: options.files ?? false, weights: config.weights, ranking: withoutFileEvidence(config.ranking), filter: compileFilters(options.filters ?? {}) };
 }
 
 /** Ranks every named repository (inside one read snapshot `sql`) and merges them by score. */

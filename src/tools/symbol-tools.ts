@@ -121,8 +121,8 @@ const getReferences = defineTool({
     const resolution = refs.resolution ?? 'name';
     const warnings = resolution === 'lsp' ? [] : ['matched by name, not type-resolved: same-named symbols elsewhere are included'];
     if (refs.fallback) warnings.push(`no language server answer: ${refs.fallback}`);
-    if (refs.truncated) warnings.push(`more references exist than the ${args.limit} returned`);
-    if (refs.parsed > 0) warnings.push(`${refs.parsed} file(s) parsed at query time: the index holds no identifier uses for them`);
+    if (refs.parseCapped) warnings.push(`more references exist: the search stops after parsing ${refs.parsed} files`);
+    else if (refs.truncated) warnings.push(`more references exist than the ${args.limit} returned`);
     return { data: { name: refs.name, total: refs.total, truncated: refs.truncated, resolution, files }, warnings };
   },
 });

@@ -1,7 +1,8 @@
 /**
  * Query-kind gating of the vector blend (issue 17), with the real shipped model: with
- * `search.fusion.blend` on, in auto mode, natural-language questions are blended and identifier,
- * path and long queries are ranked exactly as lexical search ranks them; an explicit hybrid
+ * `search.fusion.blend` on, in auto mode, natural-language questions are blended and identifier
+ * and path queries are ranked exactly as lexical search ranks them (long ones get the model's file
+ * prior instead, issue 18); an explicit hybrid
  * request is blended whatever its kind; `blendByKind` moves the gate. It is the default (builtin
  * provider, blend 0.3), and a gated query is not embedded.
  */
@@ -43,7 +44,7 @@ describe('blend gate', () => {
       // without explain the blend reads no candidate text but its results': the same ranking
       const quiet = await gated.search('send the queued items again', { limit: 5 });
       expect(quiet.results.map((x) => [x.path, x.startLine, x.score, x.snippet])).toEqual(natural.results.map((x) => [x.path, x.startLine, x.score, x.snippet]));
-      for (const [query, kind] of [['retryFailedUploads', 'identifier'], ['src/upload/retry.ts', 'path'], [LONG, 'long']] as const) {
+      for (const [query, kind] of [['retryFailedUploads', 'identifier'], ['src/upload/retry.ts', 'path']] as const) {
         const r = await gated.search(query, { limit: 5 });
         expect(r.meta.queryKind).toBe(kind);
         expect(r.meta.mode).toBe('lexical');
@@ -53,6 +54,11 @@ describe('blend gate', () => {
         const plain = await lexical.search(query, { limit: 5, mode: 'lexical' });
         expect(r.results.map((x) => [x.path, x.startLine, x.score])).toEqual(plain.results.map((x) => [x.path, x.startLine, x.score]));
       }
+      // a long query is not blended either: its lexical ranking is reordered by file (the file prior, file-prior.test.ts)
+      const long = await gated.search(LONG, { limit: 5, explain: true });
+      expect(long.meta).toMatchObject({ mode: 'hybrid', queryKind: 'long' });
+      expect(long.results[0]!.ranker).toBeUndefined();
+      expect(long.results[0]!.why!.some((w) => w.startsWith('file prior: '))).toBe(true);
     } finally {
       gated.close();
       lexical.close();
@@ -87,7 +93,10 @@ describe('blend gate', () => {
       const r = await engine.search('retryFailedUploads', { limit: 5, mode: 'hybrid', explain: true });
       expect(r.meta.mode).toBe('hybrid');
       expect(r.results[0]!.ranker?.model).toBe('blend');
-      expect(r.results[0]!.ranker!.score).toBeCloseTo((r.results[0]!.ranker!.features.lexical ?? 0) + 0.3 * (r.results[0]!.ranker!.features.cosineNorm ?? 0), 9);
+      // lexical + blend × cosine + blendNames (default 0.5) × the name match: `retryFailedUploads` names its own definition
+      const f = r.results[0]!.ranker!.features;
+      expect(f.nameMatch).toBe(1);
+      expect(r.results[0]!.ranker!.score).toBeCloseTo((f.lexical ?? 0) + 0.3 * (f.cosineNorm ?? 0) + 0.5 * (f.nameMatch ?? 0), 9);
     } finally {
       engine.close();
     }

@@ -122,7 +122,7 @@ describe('upgrading an index written before the doc field (schema 9)', () => {
       try {
         const before = engine.status();
         expect(before).toMatchObject({ schemaVersion: SCHEMA_VERSION, featureVersionCurrent: false, files: 1 });
-        expect(SCHEMA_VERSION).toBe(10);
+        expect(SCHEMA_VERSION).toBe(12);
         const report = await engine.index();
         expect(report.filesIndexed).toBe(10);
         expect(engine.status()).toMatchObject({ featureVersionCurrent: true, files: 10 });

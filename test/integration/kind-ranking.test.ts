@@ -93,17 +93,17 @@ describe('search.ranking.byKind', () => {
     }
   });
 
-  it('ships a decay of 0.9 for long queries, named first in every trace, lexical or rank fusion', async () => {
+  it('ships a decay of 0.9 and the file evidence for long queries, named first in every trace, lexical or rank fusion', async () => {
     const lexical = await open({});
     const fused = await open({ search: { fusion: { blend: 0 } } }, 'builtin');
     try {
       const a = await lexical.search(LONG, { limit: 5, explain: true });
-      expect(a.results[1]!.why).toContain('long query: fileDecay 0.9');
+      expect(a.results[1]!.why).toContain('long query: fileDecay 0.9, fileScore 0.7, mentionBoost 1');
       expect(a.results[1]!.why?.some((w) => w.startsWith('chunk 2 of its file ×0.9'))).toBe(true);
       const b = await fused.search(LONG, { limit: 5, explain: true, mode: 'hybrid' });
       expect(b.meta.mode).toBe('hybrid');
       expect(b.results[0]!.fusion).toBeDefined();
-      expect(b.results[0]!.why?.[0]).toBe('long query: fileDecay 0.9');
+      expect(b.results[0]!.why?.[0]).toBe('long query: fileDecay 0.9, fileScore 0.7, mentionBoost 1');
     } finally {
       lexical.close();
       fused.close();

@@ -4,6 +4,7 @@ import { createEngine, type Logger } from '../../src/index.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { walk } from '../../src/discover/walk.js';
 import { openConnection } from '../../src/store/driver.js';
+import { unpackBody } from '../../src/store/content-codec.js';
 import { createBuiltinProvider } from '../../src/embed/builtin-provider.js';
 import { fingerprintKey } from '../../src/embed/provider.js';
 import { encodeVector } from '../../src/embed/quantize.js';
@@ -59,14 +60,16 @@ describe('indexing through the worker thread', () => {
     engine.close();
     expect(warnings).toEqual([]);
     type Row = { hash: string; path: string; symbol: string | null; container: string | null; text: Uint8Array; model: string | null; vector: Uint8Array | null };
+    type Stored = Omit<Row, 'text'> & { body: Uint8Array; codec: number; startByte: number; endByte: number };
     const conn = openConnection(db, { readonly: true });
-    const rows = conn
-      .prepare<[], Row>(
-        `SELECT c.hash AS hash, f.path AS path, c.symbol AS symbol, c.container AS container, substr(ct.body, c.start_byte + 1, c.end_byte - c.start_byte) AS text,
-           e.model AS model, e.vector AS vector
+    const rows: Row[] = conn
+      .prepare<[], Stored>(
+        `SELECT c.hash AS hash, f.path AS path, c.symbol AS symbol, c.container AS container, ct.body AS body, ct.codec AS codec,
+           c.start_byte AS startByte, c.end_byte AS endByte, e.model AS model, e.vector AS vector
          FROM chunks c JOIN files f ON f.id = c.file_id JOIN content ct ON ct.hash = f.hash LEFT JOIN embeddings e ON e.chunk_hash = c.hash ORDER BY c.id`,
       )
-      .all();
+      .all()
+      .map(({ body, codec, startByte, endByte, ...r }) => ({ ...r, text: unpackBody(Buffer.from(body), codec).subarray(startByte, endByte) }));
     conn.close();
     expect(rows.length).toBeGreaterThan(700);
     // every chunk has one; the first chunk with a text gives it its vector, as in the embedding pass

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../src/config/defaults.js';
 import type { RankingConfig } from '../../../src/config/schema.js';
-import { kindDiversity, kindRankingWhy, rankingForKind } from '../../../src/search/kind-ranking.js';
+import { kindDiversity, kindRankingWhy, rankingForKind, withoutFileEvidence } from '../../../src/search/kind-ranking.js';
 
 const base = DEFAULT_CONFIG.search.ranking as RankingConfig;
 const withKinds = (byKind: RankingConfig['byKind']): RankingConfig => ({ ...base, byKind });
@@ -28,5 +28,14 @@ describe('rankingForKind', () => {
     // a file blend alone is a lexical step: no diversity for the blended list
     expect(kindDiversity(withKinds({ natural: { fileBlend: 0.3 } }), 'natural')).toBeUndefined();
     expect(kindDiversity(base, 'natural')).toBeUndefined();
+  });
+});
+
+describe('withoutFileEvidence (the team index ranks without it)', () => {
+  it('turns fileScore and mentionBoost off at the top and for every kind, keeping the rest', () => {
+    const r = withoutFileEvidence({ ...withKinds({ long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1 }, natural: { fileCap: 2 } }), fileScore: 0.5, mentionBoost: 2 });
+    expect(r).toMatchObject({ fileScore: 0, mentionBoost: 0, fileDecay: base.fileDecay });
+    expect(r.byKind).toEqual({ long: { fileDecay: 0.9 }, natural: { fileCap: 2 } });
+    expect(kindRankingWhy(r, 'long')).toBe('long query: fileDecay 0.9');
   });
 });

@@ -53,6 +53,30 @@ describe('stripNoise', () => {
     expect(lines(stripNoise(body))).toEqual(['Search returns stale chunks', 'after reindexing']);
   });
 
+  it('drops the wrapped lines of a checkbox item up to a blank line or the next item', () => {
+    // a pull-request template's checklist wraps; its second lines named runtests.sh flags and matched them
+    const body = [
+      'DataStats prints the whole MetaTensor',
+      '- [x] Integration tests passed locally by running `./runtests.sh -f -u',
+      '--net --coverage`.',
+      '- [ ] Quick tests passed locally by running `./runtests.sh --quick',
+      '--unittests --disttests`.',
+      '',
+      'the fix is in DataStatsd',
+      '- [ ] Docs updated',
+      '1. a numbered step stays',
+    ].join('\n');
+    expect(lines(stripNoise(body))).toEqual(['DataStats prints the whole MetaTensor', 'the fix is in DataStatsd', '1. a numbered step stays']);
+  });
+
+  it('drops references to issues and pull requests but keeps other numbers and anchors', () => {
+    expect(stripNoise('Fix meshgrid (#8252)\nFixes #5905 and GH-12; see item 3, color #fff and a&#35;b')).toBe('Fix meshgrid ( )\nFixes   and  ; see item 3, color #fff and a&#35;b');
+  });
+
+  it.each(['### Description', '### Types of changes', '## Motivation and context', '### How has this been tested?'])('drops the pull-request template heading %j', (heading) => {
+    expect(lines(stripNoise(`${heading}\nThe watcher drops rename events`))).toEqual(['The watcher drops rename events']);
+  });
+
   it('removes URLs but keeps the words around them', () => {
     expect(stripNoise('see https://github.com/acme/scry/issues/12?x=1 and http://localhost:3000/ for details')).toBe('see   and   for details');
   });
