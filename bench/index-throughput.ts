@@ -12,6 +12,8 @@
  *   npx tsx bench/index-throughput.ts --root DIR   index DIR instead of the corpus (a subset of it, say)
  *   npx tsx bench/index-throughput.ts --no-model   every index without the built-in model's vectors
  *                                                  (config `embed: { provider: 'none' }`): the lexical pass alone
+ *   npx tsx bench/index-throughput.ts --threads    also CPU by thread, main-thread idle share, workers' busy time
+ *                                                  and main-thread GC of each full pass (bench/thread-usage.ts; Linux)
  *
  * Measures: a full index into a fresh db with the default config, structure on (wall, MB/s,
  * files/s, peak RSS); a second full index into another fresh db with `syntax: false` (code chunked
@@ -31,6 +33,7 @@ import { createEngine, type ConfigInput, type Engine, type IndexReport } from '.
 import { corpusAt, ensureCorpus } from './corpus.js';
 import { environment, parseArgs, readResult, writeResult } from './results.js';
 import { cpuMs, fmtMB, fmtMs, MB, median, round2, RssSampler, timeAsync, timeSync } from './stats.js';
+import { formatThreadUsage, installWorkerTracker, ThreadSampler, type ThreadUsage } from './thread-usage.js';
 
 /** Candidates for the single-file edit, first existing wins: realistic mid-size source files. */
 const EDIT_CANDIDATES = ['rxjs/src/internal/Observable.ts', 'webpack/lib/Compiler.js', 'typescript/lib/lib.es5.d.ts'];
@@ -176,17 +179,28 @@ interface FullRun {
   /** `rssBeforeBytes`: RSS when the pass started, what the previous pass left behind in this process included. */
   readonly memory: { sampledPeakBytes: number; maxRssBytes: number; rssBeforeBytes: number };
   readonly loadAvgBefore: number[];
+  readonly threads?: ThreadUsage | undefined;
 }
 
-/** One full index pass into the engine's (fresh) db, with RSS sampling and CPU time of all threads. */
-async function fullIndex(engine: Engine, label: string): Promise<FullRun> {
+/** One full index pass into the engine's (fresh) db, with RSS sampling and CPU time of all threads (`threads`: by thread too). */
+async function fullIndex(engine: Engine, label: string, threads = false): Promise<FullRun> {
   const loadAvgBefore = loadavg();
   const rssBeforeBytes = process.memoryUsage.rss();
   const rss = new RssSampler();
+  const byThread = threads ? new ThreadSampler() : undefined;
   rss.start();
+  byThread?.start();
   const cpu0 = process.cpuUsage();
-  const full = await timeAsync(() => engine.index({ onProgress: () => rss.sample() }));
+  const full = await timeAsync(() =>
+    engine.index({
+      onProgress: () => {
+        rss.sample();
+        byThread?.sample();
+      },
+    }),
+  );
   const fullCpuMs = cpuMs(process.cpuUsage(cpu0));
+  const usage = byThread?.stop();
   const memory = { ...rss.stop(), rssBeforeBytes };
   const report = full.value;
   const mbps = report.bytesIndexed / MB / (full.ms / 1000);
@@ -195,7 +209,8 @@ async function fullIndex(engine: Engine, label: string): Promise<FullRun> {
   const embed = report.embedding && 'durationMs' in report.embedding ? report.embedding : undefined;
   if (embed) console.log(`  passes        lexical ${fmtMs(report.durationMs)}, then embedding ${fmtMs(embed.durationMs)} (${embed.embedded} texts embedded after the lexical pass; ${embed.covered} of ${embed.chunks} chunks with a vector)`);
   console.log(`  peak RSS      sampled ${fmtMB(memory.sampledPeakBytes)} (${fmtMB(rssBeforeBytes)} before the pass), process max ${fmtMB(memory.maxRssBytes)}`);
-  return { label, ms: full.ms, cpuMs: fullCpuMs, mbps, report, memory, loadAvgBefore };
+  if (usage) console.log(formatThreadUsage(usage));
+  return { label, ms: full.ms, cpuMs: fullCpuMs, mbps, report, memory, loadAvgBefore, threads: usage };
 }
 
 const runJson = (run: FullRun) => ({
@@ -206,10 +221,13 @@ const runJson = (run: FullRun) => ({
   loadAvgBefore: run.loadAvgBefore,
   report: run.report,
   memory: run.memory,
+  threads: run.threads ?? null,
 });
 
 async function main(): Promise<void> {
   const { flags, values } = parseArgs(process.argv.slice(2));
+  const threads = flags.has('threads');
+  if (threads) installWorkerTracker();
   const env = environment();
   const rootArg = values.get('root');
   const corpus = rootArg ? corpusAt(rootArg) : ensureCorpus();
@@ -227,7 +245,7 @@ async function main(): Promise<void> {
   console.log(`corpus ${corpus.root}: ${preview.value.files} files, ${fmtMB(preview.value.bytes)} (dry run ${fmtMs(preview.ms)})${flags.has('no-model') ? ', without the model' : ''}`);
 
   // Structure on (the default) first: maxRSS right after it is its own peak.
-  const on = await fullIndex(engine, noSyntax ? 'full, no syntax' : 'full index');
+  const on = await fullIndex(engine, noSyntax ? 'full, no syntax' : 'full index', threads);
   const full = { ms: on.ms };
   const fullCpuMs = on.cpuMs;
   const report: IndexReport = on.report;
@@ -245,7 +263,7 @@ async function main(): Promise<void> {
     const offDb = join(workDir, 'no-syntax.db');
     const offConfig: ConfigInput = { ...model, syntax: false };
     const offEngine = await createEngine({ root: corpus.root, db: offDb, config: offConfig });
-    const run = await fullIndex(offEngine, 'full, no syntax');
+    const run = await fullIndex(offEngine, 'full, no syntax', threads);
     offEngine.close();
     off = { ...run, size: diskSize(offDb), tables: tableSizes(offDb) };
     rmSync(offDb, { force: true });
