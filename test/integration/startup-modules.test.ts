@@ -118,8 +118,10 @@ describe('modules loaded at start-up', () => {
     expect(modules).toContain('src/engine/engine.ts'); // the manifest names what the trace saw
     expect(modules).toContain('src/search/lexical-search.ts');
     expect(modules.filter((m) => NOT_IN_SEARCH.some((p) => m.startsWith(p)) || NOT_INLINED_IN_SEARCH.includes(m))).toEqual([]);
-    // the index.ts barrel is flattened for the bundle: a command's chunks hold what it imports, not the whole library
-    expect(modules.filter((m) => m.startsWith('src/')).length).toBeLessThan(150);
+    // the index.ts barrel is flattened for the bundle: a command's chunks hold what it imports, not the
+    // whole library (376 modules); 163 on 2026-11-26, after the ranking steps and the vector snapshot's
+    // loaders of issues 18 and 19 joined the search path
+    expect(modules.filter((m) => m.startsWith('src/')).length).toBeLessThan(175);
   });
 
   it('the trace is real: a first scry index loads the parser runtime', () => {
