@@ -35,7 +35,7 @@ export interface FilePriorParams extends LexicalParams {
  * `prior.pieces` says (file-vectors.ts). Files outside the list need no score: the prior reorders
  * the list only.
  */
-function fileScores(store: IndexStore, params: FilePriorParams, rows: readonly Row[]): { files: Map<string, number>; cosines: Map<number, number> } {
+function fileScores(store: IndexStore, params: FilePriorParams, rows: readonly Row[], lexicalFiles: ReadonlySet<string>): { files: Map<string, number>; cosines: Map<number, number> } {
   const pool = new Set(rows.map((r) => r.path));
   const chunks = store.read(() => store.search.chunkIdsOfPaths([...pool]));
   const pathOf = new Map(chunks.map((c) => [c.chunkId, c.path]));
@@ -45,8 +45,9 @@ function fileScores(store: IndexStore, params: FilePriorParams, rows: readonly R
   const cosines = new Map((perVector[0] ?? []).map((h) => [h.id, h.score]));
   const files = combineFileScores(
     perVector.map((hits) => fileCosines(hits.map((h) => ({ path: pathOf.get(h.id)!, cosine: h.score })), params.prior.top)),
-    pool,
+    lexicalFiles,
     params.prior.pieces,
+    pool,
   );
   return { files, cosines };
 }
@@ -74,8 +75,10 @@ export function filePriorSearch(store: IndexStore, params: FilePriorParams): Lex
   const r = rankingForKind(params.ranking, classifyQuery(params.query, { long: isLongQuery(params.query) }));
   const lexical = lexicalSearch(store, { ...params, limit: Math.max(params.prior.pool, params.limit), rankOnly: true, ranking: { ...r, byKind: {}, fileCap: 0 } });
   const pool = withModelCandidates(store, params, lexical.rows);
-  const { files, cosines } = fileScores(store, params, pool);
-  const reordered = applyFilePrior(pool, files, params.prior);
+  // the prior's range is the lexical pool's files: a recalled file never moves their factors
+  const lexicalFiles = new Set(lexical.rows.map((r) => r.path));
+  const { files, cosines } = fileScores(store, params, pool, lexicalFiles);
+  const reordered = applyFilePrior(pool, files, params.prior, lexicalFiles);
   const picked = (params.files ? reordered : capPerFile(reordered, r.fileCap, r.fileCapWithin, r.fileCapSpread)).slice(0, params.limit);
   const similarity = new Map<string, number>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, lexical.kind) : undefined;
