@@ -217,6 +217,19 @@ export const VARIANTS: Record<string, ConfigInput> = {
       ['files.7+mention1+decay.8', { fileScore: 0.7, mentionBoost: 1, fileDecay: 0.8 }],
     ].map(([name, s]) => [`long:${name as string}`, ranking({ byKind: { long: { fileDecay: 0.9, ...(s as object) } } })]),
   ),
+  /** Issue 18 (longpool): the model's own file candidates join the file prior's pool (`filePriorRecall` N chunks per query vector, placed at the pool's score quantile `filePriorRecallAt`). */
+  ...Object.fromEntries(
+    [
+      ['recall50', 50, 0],
+      ['recall100', 100, 0],
+      ['recall300', 300, 0],
+      ['recall100at.5', 100, 0.5],
+      ['recall300at.5', 300, 0.5],
+      ['recall100at.8', 100, 0.8],
+    ].map(([n, recall, at]) => [`long:${n as string}`, { search: { fusion: { filePriorRecall: recall, filePriorRecallAt: at } } } as ConfigInput]),
+  ),
+  'long:pool200': { search: { fusion: { filePriorPool: 200 } } } as ConfigInput,
+  'long:pool300': { search: { fusion: { filePriorPool: 300 } } } as ConfigInput,
   /** Issue 18: the name match in the blend (`search.fusion.blendNames`), natural-language queries. */
   'names.1': { search: { fusion: { blendNames: 0.1 } } } as ConfigInput,
   'names.2': { search: { fusion: { blendNames: 0.2 } } } as ConfigInput,

@@ -210,6 +210,15 @@ export const fusionSchema = z
       .default({ long: 0.3 }),
     /** Lexical chunks the file prior reorders (their files are the ones it scores). Range 10–1,000; default 100. */
     filePriorPool: z.number().int().min(10).max(1000).default(100),
+    /**
+     * The model's own file candidates (issue 18, longpool): the files of each query vector's top
+     * this many chunks (flat scan) join the file prior's lexical pool, each file's best chunk by
+     * cosine placed at the pool's score quantile `filePriorRecallAt` (0 the pool's lowest score), so
+     * a file the lexical pool never reaches can rise. Range 0–2,000; default 0 (off).
+     */
+    filePriorRecall: z.number().int().min(0).max(2000).default(0),
+    /** Where a recalled file's chunk starts: the quantile of the pool's lexical scores (0 lowest, 1 best). Default 0. */
+    filePriorRecallAt: z.number().min(0).max(1).default(0),
     /** A file's model score is the mean of its this many best chunk cosines. Range 1–10; default 1 (the best). */
     filePriorTop: z.number().int().min(1).max(10).default(1),
     /**

@@ -234,7 +234,7 @@ export class SemanticLayer {
     // a kind with a file prior and no blend of its own (auto mode): lexical ranking, files reordered by the model (file-prior-search.ts)
     if (gate.prior > 0 && gate.weight === 0 && prepared.requested === 'auto' && !vectorOnly && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       const f = this.config.search.fusion;
-      const prior = { weight: gate.prior, pool: f.filePriorPool, top: f.filePriorTop, pieces: f.filePriorPieces === 'mean' ? ('mean' as const) : ('max' as const) };
+      const prior = { weight: gate.prior, pool: f.filePriorPool, recall: f.filePriorRecall, recallAt: f.filePriorRecallAt, top: f.filePriorTop, pieces: f.filePriorPieces === 'mean' ? ('mean' as const) : ('max' as const) };
       const outcome = filePriorSearch(store, { ...params, query: lexicalText, prior, vectors: { snapshot: plan.snapshot, queryVectors: prepared.vectors } });
       return { outcome, plan, embedMs: prepared.embedMs };
     }

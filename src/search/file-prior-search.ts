@@ -8,6 +8,8 @@
  * is applied after it.
  */
 import type { IndexStore } from '../store/index-store.js';
+import { recalledFiles, unionPool } from './file-recall.js';
+import { compileFilters } from './filters.js';
 import { applyFilePrior, combineFileScores, fileCosines, type FilePriorSettings, type PieceCombine } from './file-vectors.js';
 import { lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
 import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
@@ -18,8 +20,11 @@ import type { SearchResult } from './search-result.js';
 import type { VectorSnapshot } from './vector-search.js';
 
 export interface FilePriorParams extends LexicalParams {
-  /** `pool`: lexical chunks the prior reorders (at least `limit`). */
-  readonly prior: FilePriorSettings & { readonly pieces: PieceCombine; readonly pool: number };
+  /**
+   * `pool`: lexical chunks the prior reorders (at least `limit`); `recall`: the files of each query
+   * vector's top this many chunks join them (0: none), each at the pool's score quantile `recallAt` (file-recall.ts).
+   */
+  readonly prior: FilePriorSettings & { readonly pieces: PieceCombine; readonly pool: number; readonly recall?: number; readonly recallAt?: number };
   readonly vectors: { readonly snapshot: VectorSnapshot; readonly queryVectors: readonly Float32Array[] };
 }
 
@@ -30,7 +35,7 @@ export interface FilePriorParams extends LexicalParams {
  * `prior.pieces` says (file-vectors.ts). Files outside the list need no score: the prior reorders
  * the list only.
  */
-function fileScores(store: IndexStore, params: FilePriorParams, rows: LexicalOutcome['rows']): { files: Map<string, number>; cosines: Map<number, number> } {
+function fileScores(store: IndexStore, params: FilePriorParams, rows: readonly Row[], lexicalFiles: ReadonlySet<string>): { files: Map<string, number>; cosines: Map<number, number> } {
   const pool = new Set(rows.map((r) => r.path));
   const chunks = store.read(() => store.search.chunkIdsOfPaths([...pool]));
   const pathOf = new Map(chunks.map((c) => [c.chunkId, c.path]));
@@ -40,18 +45,40 @@ function fileScores(store: IndexStore, params: FilePriorParams, rows: LexicalOut
   const cosines = new Map((perVector[0] ?? []).map((h) => [h.id, h.score]));
   const files = combineFileScores(
     perVector.map((hits) => fileCosines(hits.map((h) => ({ path: pathOf.get(h.id)!, cosine: h.score })), params.prior.top)),
-    pool,
+    lexicalFiles,
     params.prior.pieces,
+    pool,
   );
   return { files, cosines };
+}
+
+type Row = LexicalOutcome['rows'][number];
+
+/** The lexical pool ∪ the best chunk of each file of the query vectors' top `prior.recall` chunks the pool lacks (file-recall.ts). */
+function withModelCandidates(store: IndexStore, params: FilePriorParams, rows: readonly Row[]): Row[] {
+  const n = params.prior.recall ?? 0;
+  if (n <= 0) return [...rows];
+  const hits = params.vectors.queryVectors.flatMap((q) => params.vectors.snapshot.index.search(q, n));
+  const cosine = new Map<number, number>();
+  for (const h of hits) cosine.set(h.id, Math.max(cosine.get(h.id) ?? -Infinity, h.score));
+  const candidates = store.read(() => store.search.byChunkIds([...cosine.keys()], compileFilters(params.filters)));
+  const byId = new Map(candidates.map((c) => [c.chunkId, c]));
+  const picked = recalledFiles(
+    candidates.map((c) => ({ id: c.chunkId, path: c.path, cosine: cosine.get(c.chunkId)! })),
+    new Set(rows.map((r) => r.path)),
+  );
+  return unionPool(rows, picked.map((p): Row => ({ ...byId.get(p.id)!, score: 0 })), params.prior.recallAt ?? 0);
 }
 
 export function filePriorSearch(store: IndexStore, params: FilePriorParams): LexicalOutcome & { similarity: ReadonlyMap<string, number> } {
   // the kind's decay commutes with the prior (one factor per file); its cap is an order, applied after it
   const r = rankingForKind(params.ranking, classifyQuery(params.query, { long: isLongQuery(params.query) }));
   const lexical = lexicalSearch(store, { ...params, limit: Math.max(params.prior.pool, params.limit), rankOnly: true, ranking: { ...r, byKind: {}, fileCap: 0 } });
-  const { files, cosines } = fileScores(store, params, lexical.rows);
-  const reordered = applyFilePrior(lexical.rows, files, params.prior);
+  const pool = withModelCandidates(store, params, lexical.rows);
+  // the prior's range is the lexical pool's files: a recalled file never moves their factors
+  const lexicalFiles = new Set(lexical.rows.map((r) => r.path));
+  const { files, cosines } = fileScores(store, params, pool, lexicalFiles);
+  const reordered = applyFilePrior(pool, files, params.prior, lexicalFiles);
   const picked = (params.files ? reordered : capPerFile(reordered, r.fileCap, r.fileCapWithin, r.fileCapSpread)).slice(0, params.limit);
   const similarity = new Map<string, number>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, lexical.kind) : undefined;

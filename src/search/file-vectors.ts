@@ -44,7 +44,7 @@ export function fileCosines(hits: Iterable<{ readonly path: string; readonly cos
  */
 export type PieceCombine = 'max' | 'mean';
 
-export function combineFileScores(perVector: ReadonlyArray<ReadonlyMap<string, number>>, pool: ReadonlySet<string>, how: PieceCombine): Map<string, number> {
+export function combineFileScores(perVector: ReadonlyArray<ReadonlyMap<string, number>>, pool: ReadonlySet<string>, how: PieceCombine, extra: ReadonlySet<string> = new Set()): Map<string, number> {
   if (perVector.length === 1) return new Map(perVector[0]);
   const out = new Map<string, number>();
   if (how === 'max') {
@@ -55,9 +55,10 @@ export function combineFileScores(perVector: ReadonlyArray<ReadonlyMap<string, n
     const inPool = [...pool].map((p) => m.get(p)).filter((s): s is number => s !== undefined);
     const lo = Math.min(...inPool);
     const span = Math.max(...inPool) - lo;
-    for (const p of pool) {
+    // `extra` files (the model's own candidates, file-recall.ts) are scored on the pool's range, clamped
+    for (const p of [...pool, ...[...extra].filter((e) => !pool.has(e))]) {
       const s = m.get(p);
-      const norm = s === undefined || !(span > 0) ? 0 : (s - lo) / span;
+      const norm = s === undefined || !(span > 0) ? 0 : Math.min(1, Math.max(0, (s - lo) / span));
       out.set(p, (out.get(p) ?? 0) + norm / perVector.length);
     }
   }
@@ -65,16 +66,22 @@ export function combineFileScores(perVector: ReadonlyArray<ReadonlyMap<string, n
 }
 
 /** The multiplier of each file of `hits`: min-max of its model score over the files `hits` holds, mapped to [1 − weight, 1]. */
-export function filePriorFactors(paths: Iterable<string>, files: ReadonlyMap<string, number>, weight: number): Map<string, { factor: number; cosine: number | undefined }> {
+export function filePriorFactors(
+  paths: Iterable<string>,
+  files: ReadonlyMap<string, number>,
+  weight: number,
+  over?: ReadonlySet<string>,
+): Map<string, { factor: number; cosine: number | undefined }> {
   const unique = [...new Set(paths)];
-  const scores = unique.map((p) => files.get(p)).filter((s): s is number => s !== undefined);
+  // the range is taken over `over` when given (the lexical pool's files), others clamped to it
+  const scores = (over ? [...over] : unique).map((p) => files.get(p)).filter((s): s is number => s !== undefined);
   const lo = Math.min(...scores);
   const hi = Math.max(...scores);
   const out = new Map<string, { factor: number; cosine: number | undefined }>();
   for (const p of unique) {
     const s = files.get(p);
     // a file the model did not score counts as the least-liked one
-    const norm = s === undefined || !(hi > lo) ? (s === undefined ? 0 : 1) : (s - lo) / (hi - lo);
+    const norm = s === undefined || !(hi > lo) ? (s === undefined ? 0 : 1) : Math.min(1, Math.max(0, (s - lo) / (hi - lo)));
     out.set(p, { factor: 1 - weight + weight * norm, cosine: s });
   }
   return out;
@@ -87,12 +94,18 @@ const fmt = (x: number): string => String(Math.round(x * 100) / 100);
  * path, then line); each changed chunk says so in `why`. The factor is the same for every chunk
  * of a file, so a file's chunks keep their order.
  */
-export function applyFilePrior<T extends RankedChunk>(hits: readonly T[], files: ReadonlyMap<string, number>, settings: FilePriorSettings): Array<T & { readonly why?: readonly string[] | undefined }> {
+export function applyFilePrior<T extends RankedChunk>(
+  hits: readonly T[],
+  files: ReadonlyMap<string, number>,
+  settings: FilePriorSettings,
+  over?: ReadonlySet<string>,
+): Array<T & { readonly why?: readonly string[] | undefined }> {
   if (settings.weight <= 0 || hits.length === 0 || files.size === 0) return [...hits];
   const factors = filePriorFactors(
     hits.map((h) => h.path),
     files,
     settings.weight,
+    over,
   );
   return hits
     .map((h) => {
