@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConnection } from '../../../src/store/driver.js';
-import { holdsBytes, packBody, unpackBody } from '../../../src/store/content-codec.js';
+import { holdsBytes, MAX_PACK_BYTES, packBody, unpackBody } from '../../../src/store/content-codec.js';
 import { gramFilter, mayHold } from '../../../src/store/content-grams.js';
 import { IndexStore } from '../../../src/store/index-store.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -42,6 +42,11 @@ describe('content codec', () => {
     expect(packed.body.byteLength).toBeLessThan(long.byteLength / 4);
     expect(unpackBody(packed.body, packed.codec).equals(long)).toBe(true);
     expect(packBody(Buffer.from('short'))).toEqual({ body: Buffer.from('short'), codec: 0 });
+    // a large file stays as is: a search slicing one chunk of it must not inflate it whole
+    const bundle = Buffer.from('export function widget(a, b) { return a + b; }\n'.repeat(Math.ceil((MAX_PACK_BYTES + 1) / 40)));
+    expect(bundle.byteLength).toBeGreaterThan(MAX_PACK_BYTES);
+    expect(packBody(bundle)).toEqual({ body: bundle, codec: 0 });
+    expect(packBody(bundle.subarray(0, MAX_PACK_BYTES)).codec).toBe(1);
     expect(holdsBytes(Buffer.from('Hello World'), Buffer.from('o wOR'), true)).toBe(true);
     expect(holdsBytes(Buffer.from('Hello World'), Buffer.from('o wOR'), false)).toBe(false);
   });
