@@ -53,6 +53,7 @@ export class SearchRepo {
   private pathMatch: ((path: string) => boolean) | undefined;
   private temp: { clear: Statement<[]>; insert: Statement<[number, string]>; terms: Statement<[], { index: number; term: string }> } | undefined;
   private readonly dfCache = new Map<string, number>();
+  private fileStatsCache: { version: string; stats: { files: number; meanLines: number } } | undefined;
   private dfVersion = '';
   private readonly vocabStmt;
   private readonly versionStmt;
@@ -221,10 +222,17 @@ export class SearchRepo {
       .all(match);
   }
 
-  /** Files indexed and their mean line count (the collection statistics of file-level BM25). */
+  /**
+   * Files indexed and their mean line count (the collection statistics of file-level BM25), cached
+   * until the index changes (a scan of every file row: 6% of a long query's CPU on the npm corpus).
+   */
   fileStats(): { files: number; meanLines: number } {
+    const version = this.dataVersion();
+    if (this.fileStatsCache?.version === version) return this.fileStatsCache.stats;
     const row = this.db.prepare<[], { files: number; meanLines: number | null }>('SELECT count(*) AS files, avg(line_count) AS meanLines FROM files').get();
-    return { files: row?.files ?? 0, meanLines: row?.meanLines ?? 0 };
+    const stats = { files: row?.files ?? 0, meanLines: row?.meanLines ?? 0 };
+    this.fileStatsCache = { version, stats };
+    return stats;
   }
 
   /**
