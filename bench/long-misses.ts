@@ -6,13 +6,10 @@
  *
  *   npx tsx bench/long-misses.ts [--sets large|devset] [--only owner/name,...] [--config JSON] > misses.txt
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
-import { parseQueriesFile, type EvalQuery } from '../src/eval/queries-file.js';
+import type { EvalQuery } from '../src/eval/queries-file.js';
 import type { ConfigInput, Engine } from '../src/index.js';
-import { splitOfRepo } from './bench-repos.js';
-import { cacheOf, DEV_SET, fileOf, kindOf, LARGE_ISSUE_SET, mirrorOf, type DevSet } from './mine-devset.js';
+import { forEachTuneIssue, issueSetOf } from './tune-issues.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -55,24 +52,8 @@ async function analyse(engine: Engine, q: EvalQuery, repo: string): Promise<void
 }
 
 async function main(): Promise<void> {
-  const set: DevSet = arg('--sets') === 'devset' ? DEV_SET : LARGE_ISSUE_SET;
-  const only = arg('--only')?.split(',');
   const config = arg('--config') ? (JSON.parse(arg('--config')!) as ConfigInput) : undefined;
-  for (const r of set.repos) {
-    if (splitOfRepo(r.repo) !== 'tune' || (only && !only.includes(r.repo))) continue;
-    const file = fileOf(r.repo, set);
-    if (!existsSync(file)) continue;
-    const queries = parseQueriesFile(readFileSync(file, 'utf8'), file).filter((q) => kindOf(q.query) === 'issue');
-    const trees = new CommitTrees(mirrorOf('/work/.mirror', r.repo), cacheOf(r.repo, set), config);
-    try {
-      for (const [commit, group] of groupByCommit(queries)) {
-        const engine = await trees.at(commit);
-        for (const q of group) await analyse(engine, q, r.repo);
-      }
-    } finally {
-      await trees.close();
-    }
-  }
+  await forEachTuneIssue(issueSetOf(arg('--sets')), arg('--only')?.split(','), config, analyse);
 }
 
 await main();

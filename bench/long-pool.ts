@@ -8,12 +8,8 @@
  *
  *   npx tsx bench/long-pool.ts [--sets large|devset] [--only owner/name,...] [--recall N [--at Q]]
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { CommitTrees, groupByCommit } from '../src/eval/from-git.js';
-import { parseQueriesFile } from '../src/eval/queries-file.js';
 import type { ConfigInput, Engine } from '../src/index.js';
-import { splitOfRepo } from './bench-repos.js';
-import { cacheOf, DEV_SET, fileOf, kindOf, LARGE_ISSUE_SET, mirrorOf, type DevSet } from './mine-devset.js';
+import { forEachTuneIssue, issueSetOf } from './tune-issues.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -38,8 +34,6 @@ async function recalledGold(engine: Engine, query: string, gold: readonly string
 }
 
 async function main(): Promise<void> {
-  const set: DevSet = arg('--sets') === 'devset' ? DEV_SET : LARGE_ISSUE_SET;
-  const only = arg('--only')?.split(',');
   // the lexical pool as file-prior-search.ts takes it: the long kind's ranking, no prior
   const recall = Number(arg('--recall') ?? 0);
   const config: ConfigInput = (
@@ -47,40 +41,23 @@ async function main(): Promise<void> {
   ) as ConfigInput;
   const count = new Map<string, number>();
   const bump = (k: string): void => void count.set(k, (count.get(k) ?? 0) + 1);
-  for (const r of set.repos) {
-    if (splitOfRepo(r.repo) !== 'tune' || (only && !only.includes(r.repo))) continue;
-    const file = fileOf(r.repo, set);
-    if (!existsSync(file)) continue;
-    const queries = parseQueriesFile(readFileSync(file, 'utf8'), file).filter((q) => kindOf(q.query) === 'issue');
-    const trees = new CommitTrees(mirrorOf('/work/.mirror', r.repo), cacheOf(r.repo, set), config);
-    try {
-      for (const [commit, group] of groupByCommit(queries)) {
-        const engine = await trees.at(commit);
-        for (const q of group) {
-          if (recall > 0) {
-            await recalledGold(engine, q.query, [...new Set(q.expected.map((e) => e.path))], bump);
-            continue;
-          }
-          const gold = [...new Set(q.expected.map((e) => e.path))];
-          const lexical = (await engine.search(q.query, { limit: 300, rerank: false, mode: 'lexical' })).results.map((h) => h.path);
-          const vector = (await engine.search(q.query, { limit: 1000, rerank: false, mode: 'vector' })).results.map((h) => h.path);
-          bump('queries');
-          for (const g of gold) {
-            bump('gold files');
-            const li = lexical.indexOf(g);
-            const vi = vector.indexOf(g);
-            for (const n of LEXICAL) if (li >= 0 && li < n) bump(`lexical ${n}`);
-            for (const n of VECTOR) if (vi >= 0 && vi < n) bump(`vector ${n}`);
-            for (const n of VECTOR) if ((li >= 0 && li < 100) || (vi >= 0 && vi < n)) bump(`lexical 100 ∪ vector ${n}`);
-          }
-          const anyIn = (n: number): boolean => gold.some((g) => { const i = lexical.indexOf(g); return i >= 0 && i < n; });
-          for (const n of LEXICAL) if (anyIn(n)) bump(`queries with a gold file in lexical ${n}`);
-        }
-      }
-    } finally {
-      await trees.close();
+  await forEachTuneIssue(issueSetOf(arg('--sets')), arg('--only')?.split(','), config, async (engine, q) => {
+    const gold = [...new Set(q.expected.map((e) => e.path))];
+    if (recall > 0) return recalledGold(engine, q.query, gold, bump);
+    const lexical = (await engine.search(q.query, { limit: 300, rerank: false, mode: 'lexical' })).results.map((h) => h.path);
+    const vector = (await engine.search(q.query, { limit: 1000, rerank: false, mode: 'vector' })).results.map((h) => h.path);
+    bump('queries');
+    for (const g of gold) {
+      bump('gold files');
+      const li = lexical.indexOf(g);
+      const vi = vector.indexOf(g);
+      for (const n of LEXICAL) if (li >= 0 && li < n) bump(`lexical ${n}`);
+      for (const n of VECTOR) if (vi >= 0 && vi < n) bump(`vector ${n}`);
+      for (const n of VECTOR) if ((li >= 0 && li < 100) || (vi >= 0 && vi < n)) bump(`lexical 100 ∪ vector ${n}`);
     }
-  }
+    const anyIn = (n: number): boolean => gold.some((g) => { const i = lexical.indexOf(g); return i >= 0 && i < n; });
+    for (const n of LEXICAL) if (anyIn(n)) bump(`queries with a gold file in lexical ${n}`);
+  });
   for (const [k, v] of count) process.stdout.write(`${k}: ${v}\n`);
 }
 
