@@ -11,7 +11,7 @@
  */
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate, FtsFilter } from '../store/search-repo.js';
-import { fileBm25, filePrior, mentionedNames, mentionStrengths, type FileMention, type GroupFiles, type NameDefinitions } from './file-score.js';
+import { fileBm25, fileCoverage, filePrior, mentionedNames, mentionStrengths, type FileMention, type GroupFiles, type NameDefinitions } from './file-score.js';
 import { groupExpression } from './fts-expression.js';
 import type { TermGroup } from './query-parse.js';
 import { isTestPath, type PriorContext } from './rank.js';
@@ -42,10 +42,18 @@ export interface FileEvidenceOutcome {
   readonly mentions?: Map<string, FileMention> | undefined;
   /** Groups left out of file scoring as too common. */
   readonly skipped: number;
+  /** Per file: IDF-weighted share of the walked groups it matches, and its lines (file-rank.ts reads them). */
+  readonly coverage?: Map<string, number> | undefined;
+  readonly lines?: Map<string, number> | undefined;
 }
 
 /** File-level BM25 of every file matching a kept group. */
-export function scoreFiles(store: IndexStore, kept: readonly TermGroup[], keptDf: readonly number[], priors: PriorContext): { scores: Map<string, number>; skipped: number } {
+export function scoreFiles(
+  store: IndexStore,
+  kept: readonly TermGroup[],
+  keptDf: readonly number[],
+  priors: PriorContext,
+): { scores: Map<string, number>; skipped: number; coverage: Map<string, number>; lines: Map<string, number> } {
   const groups: GroupFiles[] = [];
   let skipped = 0;
   const stats = store.read(() => store.search.fileStats());
@@ -56,7 +64,9 @@ export function scoreFiles(store: IndexStore, kept: readonly TermGroup[], keptDf
     }
     groups.push({ weight: g.weight, files: store.read(() => store.search.fileMatchCounts(groupExpression(g))) });
   });
-  return { scores: fileBm25(groups, stats, (path, type) => filePrior(path, type, priors)), skipped };
+  const lines = new Map<string, number>();
+  for (const g of groups) for (const f of g.files) lines.set(f.path, f.lines);
+  return { scores: fileBm25(groups, stats, (path, type) => filePrior(path, type, priors)), skipped, coverage: fileCoverage(groups, stats), lines };
 }
 
 /** The files defining each name the text writes as code (source files only: a test defining it is not the subject). */
@@ -100,6 +110,6 @@ export function gatherFileEvidence(store: IndexStore, input: FileEvidenceInput, 
     candidates = [...candidates, ...mentionedChunks(store, input, mentions)];
   }
   if (settings.fileScore <= 0) return { candidates, mentions, skipped: 0 };
-  const { scores, skipped } = scoreFiles(store, input.kept, input.keptDf, input.priors);
-  return { candidates, fileScores: scores, mentions, skipped };
+  const { scores, skipped, coverage, lines } = scoreFiles(store, input.kept, input.keptDf, input.priors);
+  return { candidates, fileScores: scores, mentions, skipped, coverage, lines };
 }
