@@ -4,7 +4,7 @@
  * same pools, by leave-one-repository-out cross-validation on the tuning half.
  *
  *   npx tsx bench/train-file-ranker.ts [--data file-rank-data-large+devset-tune] [--l2 0.001] [--epochs 300] [--rate 2]
- *                                      [--temperatures 0.5,1,2] [--write]
+ *                                      [--temperatures 0.5,1,2] [--large-weight N] [--write]
  *
  * Units are files (a gold file relevance 1, any other file 0); the loss is bench/train-ranker.ts's
  * pairwise logistic weighted by |ΔNDCG@10| (LambdaRank), started from weights that approximate
@@ -102,10 +102,16 @@ const groups = (qs: readonly FileDumpQuery[]): Array<[string, (q: FileDumpQuery)
 type Options = { l2: number; epochs: number; rate: number; seed: number; lambda: boolean };
 
 /** Out-of-fold weights: each repository's queries scored by weights trained on the other repositories. */
+/** The training queries: the large group's `--large-weight` times over (its issue texts are what the hidden measurement is like). */
+function weighted(qs: readonly FileDumpQuery[]): FileDumpQuery[] {
+  const times = Number(arg('--large-weight') ?? 1);
+  return qs.flatMap((q) => (q.group === 'large' ? Array.from({ length: times }, () => q) : [q]));
+}
+
 function crossValidated(qs: readonly FileDumpQuery[], options: Options, view: (q: FileDumpQuery) => FileDumpQuery): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const repo of new Set(qs.map(repoOf))) {
-    const train = qs.filter((q) => repoOf(q) !== repo).map(view);
+    const train = weighted(qs.filter((q) => repoOf(q) !== repo)).map(view);
     out.set(repo, trainPairwise(train, { ...options, init: INIT }));
   }
   return out;
@@ -139,14 +145,14 @@ function main(): void {
   const pickT = (w: (q: FileDumpQuery) => number[], view: (q: FileDumpQuery) => FileDumpQuery): number =>
     temps.map((t) => ({ t, v: mean(qs.map((q) => { const m = measure(q, rankedList(view(q), w(q), t)); return (b(m.s.functionHitAt?.[10]) + b(m.cfile5)) / 2; })) })).sort((a, c) => c.v - a.v || a.t - c.t)[0]!.t;
   const temperature = pickT((q) => hybrid.get(repoOf(q))!, (q) => q);
-  const all = { hybrid: trainPairwise(qs, { ...options, init: INIT }), lexical: trainPairwise(qs.map(lexicalView), { ...options, init: INIT }) };
+  const all = { hybrid: trainPairwise(weighted(qs), { ...options, init: INIT }), lexical: trainPairwise(weighted(qs).map(lexicalView), { ...options, init: INIT }) };
   process.stdout.write(`\ntemperature ${temperature} (out-of-fold mean of fn@10 and cfile@5)\n`);
   for (const [name, w] of Object.entries(all)) process.stdout.write(`${name.padEnd(8)} ${FILE_FEATURES.map((f, i) => `${f} ${w[i]!.toFixed(3)}`).join(', ')}\n`);
   if (!process.argv.includes('--write')) return;
   const round = (w: readonly number[]): Record<string, number> => Object.fromEntries(FILE_FEATURES.map((f, i) => [f, Math.round(w[i]! * 1e4) / 1e4]));
   const out = {
     version: 1,
-    trainedBy: `npx tsx bench/train-file-ranker.ts --write --data ${names.join(',')} --l2 ${options.l2} --epochs ${options.epochs} --rate ${options.rate} --temperatures ${temps.join(',')}`,
+    trainedBy: `npx tsx bench/train-file-ranker.ts --write --data ${names.join(',')} --l2 ${options.l2} --epochs ${options.epochs} --rate ${options.rate} --temperatures ${temps.join(',')} --large-weight ${arg('--large-weight') ?? 1}`,
     trainedOn: `${qs.length} long queries of the tuning repositories (bench/devset/split.json: the large group's issue texts and the development set's long commit and issue texts), files as units, pairwise logistic weighted by |ΔNDCG@10| (LambdaRank)`,
     temperature,
     lexical: round(all.lexical),
