@@ -90,11 +90,29 @@ export type FileFeatureVector = Record<FileFeatureName, number>;
 const rankFeature = (rank: number): number => (rank > 0 ? 1 / Math.log2(1 + rank) : 0);
 const clamp01 = (x: number): number => (x > 1 ? 1 : x > 0 ? x : 0);
 
-/** 1-based rank of each key by descending value (ties: path order). */
-function ranks(values: ReadonlyMap<string, number> | undefined): Map<string, number> {
-  if (!values) return new Map();
-  const sorted = [...values].sort((a, b) => b[1] - a[1] || localeOrder(a[0], b[0]));
-  return new Map(sorted.map(([p], i) => [p, i + 1]));
+/**
+ * 1-based rank of a path by descending value (ties: path order), by binary search over the values
+ * sorted once: the file evidence scores every file matching a term (thousands in a big
+ * repository), the ranker needs the ranks of the pool's few.
+ */
+function ranker(values: ReadonlyMap<string, number> | undefined): (path: string) => number {
+  if (!values || values.size === 0) return () => 0;
+  const entries = [...values].sort((a, b) => b[1] - a[1]);
+  return (path) => {
+    const v = values.get(path);
+    if (v === undefined) return 0;
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (entries[mid]![1] > v) lo = mid + 1;
+      else hi = mid;
+    }
+    // equal values: the paths before it in path order
+    let ties = 0;
+    for (let i = lo; i < entries.length && entries[i]![1] === v; i++) if (localeOrder(entries[i]![0], path) < 0) ties++;
+    return lo + ties + 1;
+  };
 }
 
 /** Lowercased path forms a text may write: the path, the file name, the dotted module path. */
@@ -133,9 +151,9 @@ export function fileFeatures(pool: readonly FileRankChunk[], ctx: FileRankContex
   const order = [...byFile].map(([p, cs]) => [p, Math.max(...cs.map((c) => c.score))] as const).sort((a, b) => b[1] - a[1] || localeOrder(a[0], b[0]));
   const poolRank = new Map(order.map(([p], i) => [p, i + 1]));
   const evidenceTop = ctx.fileScores && ctx.fileScores.size > 0 ? Math.max(...ctx.fileScores.values()) : 0;
-  const evidenceRank = ranks(ctx.fileScores);
+  const evidenceRank = ranker(ctx.fileScores);
   const poolPrior = ctx.prior ? new Map([...byFile.keys()].flatMap((p) => (ctx.prior!.has(p) ? [[p, ctx.prior!.get(p)!] as const] : []))) : undefined;
-  const priorRank = ranks(poolPrior);
+  const priorRank = ranker(poolPrior);
   const text = ctx.text.toLowerCase();
   const words = [...new Set(ctx.words.map((w) => w.toLowerCase()))];
   const out = new Map<string, FileFeatureVector>();
@@ -152,7 +170,7 @@ export function fileFeatures(pool: readonly FileRankChunk[], ctx: FileRankContex
       top3: top > 0 ? clamp01(scores.slice(0, 3).reduce((a, s) => a + Math.max(0, s), 0) / (3 * top)) : 0,
       chunks: clamp01(Math.log2(1 + chunks.length) / Math.log2(21)),
       evidence: evidenceTop > 0 ? clamp01((ctx.fileScores!.get(path) ?? 0) / evidenceTop) : 0,
-      evidenceRank: rankFeature(evidenceRank.get(path) ?? 0),
+      evidenceRank: rankFeature(evidenceRank(path)),
       coverage: clamp01(ctx.coverage?.get(path) ?? 0),
       pathCoverage: words.length > 0 ? words.filter((w) => lowerPath.includes(w)).length / words.length : 0,
       mention: clamp01(ctx.mentions?.get(path)?.strength ?? 0),
@@ -162,7 +180,7 @@ export function fileFeatures(pool: readonly FileRankChunk[], ctx: FileRankContex
       nonCode: chunks[0]!.contentType !== 'code' ? 1 : 0,
       size: clamp01(Math.log2(1 + lines) / 14),
       prior: clamp01(poolPrior?.get(path) ?? 0),
-      priorRank: rankFeature(priorRank.get(path) ?? 0),
+      priorRank: rankFeature(priorRank(path)),
     });
   }
   return out;

@@ -47,6 +47,13 @@ describe('fileFeatures: what the file ranker knows of each pool file', () => {
     for (const v of f.values()) for (const x of Object.values(v)) expect(x >= 0 && x <= 1).toBe(true);
   });
 
+  it('ranks files by evidence among every scored file, ties in path order', () => {
+    const scores = new Map([['z.py', 5], ['a.py', 5], ['m.py', 9], ...Array.from({ length: 50 }, (_, i) => [`f${i}.py`, 1] as const)]);
+    const f = fileFeatures([chunk('z.py', 3), chunk('a.py', 2)], ctx({ fileScores: scores }));
+    expect(f.get('a.py')!.evidenceRank).toBeCloseTo(1 / Math.log2(3));
+    expect(f.get('z.py')!.evidenceRank).toBeCloseTo(1 / Math.log2(4));
+  });
+
   it('finds a stem written as a word and a dotted module path, not a stem inside a longer word', () => {
     const f = fileFeatures([chunk('monai/transforms/utility/array.py', 3), chunk('dvc/repo/experiments/show.py', 2), chunk('src/runner.py', 1), chunk('src/io.py', 1)], ctx({ text: 'monai.transforms.utility.array fails; the runners crash in io' }));
     expect(f.get('src/io.py')!.stemNamed).toBe(0);
