@@ -5,7 +5,10 @@
  * chunks in its final order, the reference a ranker must beat) and with the file ranker on and
  * `explain` (each pool file's features). bench/train-file-ranker.ts fits and compares offline.
  *
- *   npx tsx bench/file-rank-data.ts [--sets large,devset] [--split tune] [--only owner/name,...]
+ *   npx tsx bench/file-rank-data.ts [--sets large,devset] [--split tune] [--only owner/name,...] [--pool 200]
+ *
+ * `--pool N`: both searches take a pool of N chunks (`search.fusion.filePriorPool`; shipped 100), the
+ * file `-poolN` added to the output's name.
  *
  * Tuning half only unless `--split held-out` is given (the final once-only check reads the live
  * benchmark, bench/run-devset.ts, instead). Writes bench/results/file-rank-data-<sets>-<split>.json.
@@ -37,8 +40,10 @@ export interface FileDumpQuery extends DumpQuery {
   readonly pool: readonly PoolChunk[];
 }
 
-const POOL = 100;
-export const RANKER_ON: ConfigInput = { search: { ranking: { byKind: { long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1, fileRanker: true } } } } } as ConfigInput;
+const POOL = Number(arg('--pool') ?? 100);
+const POOL_CONFIG = POOL === 100 ? {} : { fusion: { filePriorPool: POOL } };
+export const RANKER_ON: ConfigInput = { search: { ranking: { byKind: { long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1, fileRanker: true } } }, ...POOL_CONFIG } } as ConfigInput;
+const BASE: ConfigInput | undefined = POOL === 100 ? undefined : ({ search: POOL_CONFIG } as ConfigInput);
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -62,7 +67,7 @@ async function dumpSet(set: DevSet, split: string, only: readonly string[] | und
     const file = fileOf(r.repo, set);
     if (!existsSync(file)) continue;
     const queries = parseQueriesFile(readFileSync(file, 'utf8'), file).filter((q) => classifyQuery(q.query, { long: isLongQuery(q.query) }) === 'long');
-    const trees = new CommitTrees(mirrorOf('/work/.mirror', r.repo), cacheOf(r.repo, set));
+    const trees = new CommitTrees(mirrorOf('/work/.mirror', r.repo), cacheOf(r.repo, set), BASE);
     let n = 0;
     try {
       for (const [commit, group] of groupByCommit(queries)) {
@@ -94,7 +99,7 @@ async function main(): Promise<void> {
   const out: FileDumpQuery[] = [];
   if (sets.includes('large')) await dumpSet(LARGE_ISSUE_SET, split, only, out);
   if (sets.includes('devset')) await dumpSet(DEV_SET, split, only, out);
-  const file = writeResult(`file-rank-data-${sets.join('+')}-${split}`, { features: FILE_FEATURES, queries: out });
+  const file = writeResult(`file-rank-data-${sets.join('+')}-${split}${POOL === 100 ? '' : `-pool${POOL}`}`, { features: FILE_FEATURES, queries: out });
   process.stdout.write(`${out.length} queries, ${out.reduce((n, q) => n + q.cands.length, 0)} files → ${file}\n`);
 }
 
