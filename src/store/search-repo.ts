@@ -231,9 +231,10 @@ export class SearchRepo {
   /**
    * `fileMatchCounts` of each expression, in order, with the same rows: the FTS walk reads rowids
    * only and the chunk→file map (chunk-files.ts, cached until the index changes) counts them in
-   * memory, a third of the reference's CPU on the npm corpus. The first call of a data version
-   * runs the reference instead and the second builds the map (35–55 ms for 195K chunks, the join
-   * of one long query or so), so a one-shot search never pays for a map it would use once.
+   * memory, 0.1–0.4× the reference's CPU on the npm corpus (bench/file-counts.ts). The first call
+   * of a data version runs the reference instead and the second builds the map (35–55 ms for 195K
+   * chunks, the join of one long query or so), so a one-shot search never pays for a map it would
+   * use once.
    */
   fileMatchCountsMany(matches: readonly string[], options: { readonly build?: 'now' | 'second use' } = {}): FileMatchCount[][] {
     const map = this.chunkFiles(options.build ?? 'second use');
