@@ -1,0 +1,11 @@
+import { join } from 'node:path';
+import { createEngine, type ConfigInput } from '../src/index.js';
+import { LARGE_DOC_SET, NL_SET, nlCacheOf, nlTreeOf, readNlQueries } from './nl-slice.js';
+const [repo, id, cfg, setName] = process.argv.slice(2);
+const set = setName === 'nl' ? NL_SET : LARGE_DOC_SET;
+const q = readNlQueries(repo!, set).find((x) => x.id === id)!;
+const engine = await createEngine({ root: nlTreeOf(repo!, set), db: join(nlCacheOf(repo!, set), 'lexical.db'), env: {}, reroot: true, config: cfg ? (JSON.parse(cfg) as ConfigInput) : undefined });
+console.log(q.query, JSON.stringify(q.expected[0]));
+const res = (await engine.search(q.query, { limit: 15, rerank: false, explain: true })).results;
+for (const [i, h] of res.entries()) console.log(i + 1, `${h.path}:${h.startLine}-${h.endLine}`, h.symbol, '|', (h.why ?? []).slice(0, 5).join('; '));
+engine.close();
