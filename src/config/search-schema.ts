@@ -184,6 +184,15 @@ export const fusionSchema = z
      */
     blendNameDepth: z.number().int().min(0).max(100).default(0),
     /**
+     * In the blend: how many of the best files bring their other chunks to the candidates (issue 18,
+     * src/search/file-chunks.ts: the function a one-sentence description names often sits in the
+     * found file below the lexical top 50), each scored by the lexical expression and ranked by the
+     * same blend. Range 0–20; default 0 (off).
+     */
+    blendFileDepth: z.number().int().min(0).max(20).default(0),
+    /** What scores the found files' chunks: `main`, the expression that ranked the lexical list (default); `any`, every kept word OR'ed. */
+    blendFileExpression: z.enum(['main', 'any']).default('main'),
+    /**
      * The blend weight per query kind (src/search/query-kind.ts): a kind whose weight is 0 is ranked
      * lexically (the vector list does not touch it), or by `filePrior` when that sets the kind. A kind not listed: `blend` for natural-language
      * queries, 0 for identifier, path and long ones (where vectors cost: golden long MRR 0.947 →

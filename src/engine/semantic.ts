@@ -248,7 +248,8 @@ export class SemanticLayer {
       // the blend keeps every chunk, unless the kind sets its own per-file steps (search.ranking.byKind)
       const model = { weights: blendWeights(blend, this.config.search.fusion.blendNames), diversity: kindDiversity(params.ranking, gate.kind) ?? BLEND_DIVERSITY, name: 'blend' };
       const nameDepth = this.config.search.fusion.blendNames > 0 ? this.config.search.fusion.blendNameDepth : 0;
-      const outcome = learnedSearch(store, { ...params, query: lexicalText, model, vectors, nameDepth });
+      const { blendFileDepth: fileDepth, blendFileExpression: fileExpression } = this.config.search.fusion;
+      const outcome = learnedSearch(store, { ...params, query: lexicalText, model, vectors, nameDepth, fileDepth, fileExpression });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
     if (plan.mode !== 'lexical' && plan.snapshot && prepared.vectors) {
