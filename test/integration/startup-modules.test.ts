@@ -14,13 +14,16 @@ import { writeSmallRepo } from '../helpers/fixture-repo.js';
 import { BIN, ensureFreshDist, REPO } from '../helpers/fresh-dist.js';
 import { tempDir } from '../helpers/temp.js';
 
-/** Appends every URL the ESM loader loads (CommonJS entry points included) to $SCRY_TRACE_MODULES. */
+/** Appends every URL the ESM loader loads (CommonJS entry points imported included) to $SCRY_TRACE_MODULES. */
 const HOOKS = `import { appendFileSync } from 'node:fs';
 export async function load(url, context, next) {
   appendFileSync(process.env.SCRY_TRACE_MODULES, url + '\\n');
   return next(url, context);
 }`;
-const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`)}`;
+/** Appends, on exit, every CommonJS module of a package that \`require\` loaded (the SQLite binding is required, not imported: the ESM hook never sees it). */
+const ON_EXIT = `import { createRequire } from 'node:module'; import { appendFileSync } from 'node:fs'; import { pathToFileURL } from 'node:url';
+process.on('exit', () => appendFileSync(process.env.SCRY_TRACE_MODULES, Object.keys(createRequire(pathToFileURL(process.cwd() + '/').href).cache).filter((f) => f.includes('/node_modules/')).map((f) => pathToFileURL(f).href + '\\n').join('')));`;
+const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)}); ${ON_EXIT}`)}`;
 const UNBUNDLED = `const { main } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'cli', 'main.js')).href)}); process.exitCode = await main(process.argv);`;
 
 /**
