@@ -14,6 +14,8 @@
  * for (inode, size, modification and change times to the nanosecond, runtime version and
  * architecture); V8 checks its own version and flags again and may reject it. A damaged, stale
  * or rejected cache is never an error: the script compiles from source and the cache is rewritten.
+ * The first few hits save it again with what they compiled besides (`GENERATIONS`); later hits
+ * write nothing.
  */
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,7 +32,7 @@ export interface ScriptBundle {
   /** The bundle's `module.exports` (the CLI's `main`). */
   readonly exports: Record<string, unknown>;
   readonly cache: ScriptCacheOutcome;
-  /** Writes the code compiled so far as the cache of this command, unless the cache was a hit or is off. Never throws. */
+  /** Writes the code compiled so far as the cache of this command (not after a hit on a cache of the last generation, nor with the cache off). Never throws. */
   save(): void;
 }
 
@@ -43,9 +45,15 @@ export interface ScriptBundleOptions {
   readonly command: string;
 }
 
-const MAGIC = Buffer.from('scrycc01');
-/** magic, crc32 (of what follows), identity length (uint32 LE), identity, V8's data. */
-const HEAD = MAGIC.length + 8;
+const MAGIC = Buffer.from('scrycc02');
+/** magic, crc32 (of what follows), identity length and generation (uint32 LE each), identity, V8's data. */
+const HEAD = MAGIC.length + 12;
+/**
+ * A cache is saved again by its first hits (up to this generation): the code a run compiled on
+ * top of what the cache held is saved with it, so a command's cache comes to hold the paths of
+ * its first few runs (an identifier search first, then a blended question), not only the first.
+ */
+const GENERATIONS = 3;
 
 /** The default cache directory: per user, in the OS temp dir (as Node 22's own compile cache). */
 export function scriptCacheDir(): string {
@@ -73,13 +81,14 @@ export function loadScriptBundle(options: ScriptBundleOptions): ScriptBundle {
     ...(found.data ? { cachedData: found.data } : {}),
   });
   const cache: ScriptCacheOutcome = found.data ? (script.cachedDataRejected === true ? 'rejected' : 'hit') : found.outcome;
+  const generation = cache === 'hit' && found.outcome === 'hit' ? found.generation + 1 : 0;
   const module = { exports: {} as Record<string, unknown> };
   // the bundle's import() of external packages (scripts/bundle-cli.mjs): this module's, which V8 keeps, resolving from the same directory
   const load = (specifier: string): Promise<unknown> => import(specifier);
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(options.file), module, options.file, dirname(options.file), load, pathToFileURL(options.file).href);
   const save = (): void => {
-    if (cache === 'hit' || cacheFile === undefined) return;
-    writeCache(cacheFile, identity, script.createCachedData());
+    if (cacheFile === undefined || generation > GENERATIONS) return;
+    writeCache(cacheFile, identity, generation, script.createCachedData());
   };
   return { exports: module.exports, cache, save };
 }
@@ -101,7 +110,7 @@ function ownDirectory(dir: string): boolean {
   }
 }
 
-type CacheRead = { outcome: 'missing' | 'damaged' | 'stale' | 'off'; data?: undefined } | { outcome: 'hit'; data: Buffer };
+type CacheRead = { outcome: 'missing' | 'damaged' | 'stale' | 'off'; data?: undefined } | { outcome: 'hit'; data: Buffer; generation: number };
 
 function readCache(file: string, identity: string): CacheRead {
   let bytes: Buffer;
@@ -115,15 +124,16 @@ function readCache(file: string, identity: string): CacheRead {
   const idBytes = bytes.readUInt32LE(MAGIC.length + 4);
   if (HEAD + idBytes > bytes.length) return { outcome: 'damaged' };
   if (bytes.toString('utf8', HEAD, HEAD + idBytes) !== identity) return { outcome: 'stale' };
-  return { outcome: 'hit', data: bytes.subarray(HEAD + idBytes) };
+  return { outcome: 'hit', data: bytes.subarray(HEAD + idBytes), generation: bytes.readUInt32LE(MAGIC.length + 8) };
 }
 
 /** Writes the cache file whole (a temporary file renamed over it); a failure leaves no cache, never an error. */
-function writeCache(file: string, identity: string, data: Buffer): void {
+function writeCache(file: string, identity: string, generation: number, data: Buffer): void {
   const id = Buffer.from(identity, 'utf8');
   const body = Buffer.alloc(HEAD + id.length + data.length);
   MAGIC.copy(body, 0);
   body.writeUInt32LE(id.length, MAGIC.length + 4);
+  body.writeUInt32LE(generation, MAGIC.length + 8);
   id.copy(body, HEAD);
   data.copy(body, HEAD + id.length);
   body.writeUInt32LE(crc32(body.subarray(MAGIC.length + 4)) >>> 0, MAGIC.length);
