@@ -73,7 +73,8 @@ export function loadScriptBundle(options: ScriptBundleOptions): ScriptBundle {
   }
   const identity = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${process.version}:${process.arch}:${options.file}`;
   const dir = options.cacheDir !== undefined && ownDirectory(options.cacheDir) ? options.cacheDir : undefined;
-  const cacheFile = dir !== undefined ? join(dir, `${cacheName(options.command)}-${(crc32(options.file) >>> 0).toString(16)}.bin`) : undefined;
+  // one file per command, bundle and runtime: Node 20 and 22 running the same checkout do not overwrite each other's
+  const cacheFile = dir !== undefined ? join(dir, `${cacheName(options.command)}-${(crc32(`${options.file}:${process.version}:${process.arch}`) >>> 0).toString(16)}.bin`) : undefined;
   const found: CacheRead = cacheFile !== undefined ? readCache(cacheFile, identity) : { outcome: 'off' };
   // one line: the bundle's line numbers (stack traces) are the file's
   const script = new Script(`(function (exports, require, module, __filename, __dirname, __scryImport, __scryBundleUrl) {${source}\n})`, {
