@@ -149,8 +149,12 @@ export class SemanticLayer {
     return report !== undefined && !('error' in report) && report.pending > 0;
   }
 
-  /** The mode a search runs in, with its vectors, and the sentence saying why. */
-  plan(store: IndexStore, requested: 'auto' | SearchMode): ModePlan {
+  /**
+   * The mode a search runs in, with its vectors, and the sentence saying why. `counted` false
+   * leaves the chunk count out of a vector mode's sentence (`prepare` needs only the mode; the
+   * count scans the chunks table).
+   */
+  plan(store: IndexStore, requested: 'auto' | SearchMode, counted = true): ModePlan {
     if (requested === 'lexical') return { mode: 'lexical', reason: 'lexical: asked for' };
     if (!this.configured) return { mode: 'lexical', reason: SEMANTIC_UNAVAILABLE };
     let provider: EmbeddingProvider | undefined;
@@ -166,6 +170,7 @@ export class SemanticLayer {
     const snapshot = this.vectors.sync(store, fingerprintKey(model));
     if (!snapshot) return { mode: 'lexical', reason: `lexical only: no vectors yet for ${provider.name}:${provider.model} (run \`scry embed\`)` };
     const mode: SearchMode = requested === 'auto' ? 'hybrid' : requested;
+    if (!counted) return { mode, snapshot, reason: `${mode}: ${provider.name}:${provider.model}` };
     const chunks = store.read(() => store.chunks.count());
     const coverage = snapshot.size >= chunks ? `${snapshot.size} chunks` : `${snapshot.size} of ${chunks} chunks (embedding in progress)`;
     return { mode, snapshot, reason: `${mode}: ${provider.name}:${provider.model}, ${coverage}` };
@@ -181,7 +186,7 @@ export class SemanticLayer {
     // a kind the gate ranks lexically needs no query vector: neither the model nor the vectors are loaded for it
     const gated = this.configured ? this.gatedReason(query, requested) : undefined;
     if (gated !== undefined) return { requested, lexical: gated };
-    const plan = this.plan(store, requested);
+    const plan = this.plan(store, requested, false);
     if (plan.mode === 'lexical') return { requested, lexical: plan.reason };
     const t0 = performance.now();
     try {
