@@ -1,7 +1,7 @@
 import type { UseKind } from '../core/symbol.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
 import type { IndexStore } from '../store/index-store.js';
-import { hasOwnGrammar, ParsedFiles } from './parsed-files.js';
+import { hasOwnGrammar, ParsedFiles, type ParsedFilesOptions } from './parsed-files.js';
 
 export { hasOwnGrammar };
 
@@ -62,8 +62,8 @@ function rankFile(f: { path: string; language: string }, definedIn: ReadonlySet<
  * the definitions and imports the index holds for the file); undefined when the file's language
  * has no grammar of its own or the grammar does not load.
  */
-export async function parseNameUses(store: IndexStore, file: NameCandidate, name: string, text: string): Promise<Map<number, UseKind> | undefined> {
-  const files = new ParsedFiles(store);
+export async function parseNameUses(store: IndexStore, file: NameCandidate, name: string, text: string, options: ParsedFilesOptions = {}): Promise<Map<number, UseKind> | undefined> {
+  const files = new ParsedFiles(store, options);
   try {
     return await files.uses(file, name, text);
   } finally {

@@ -5,9 +5,14 @@ import { collectNameUses, unpackUses } from '../parse/name-uses.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { ImportRow, SymbolRow } from '../store/structure-repo.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
+import { lineStarts, lineWindows, reproducesDefinitions, windowAt, type LineWindow } from './parse-windows.js';
 
 /** Syntax trees kept at most by one ParsedFiles (the least recently used is deleted first). */
 const MAX_TREES = 64;
+/** Texts shorter than this are parsed whole: the windows would save little. */
+export const WINDOW_MIN_CHARS = 16_384;
+/** When the windows holding a name's occurrences add up to more than this share of the text, the whole text is parsed. */
+const WINDOW_MAX_SHARE = 0.5;
 
 /** An indexed file to parse: its row id, path, language and content hash. */
 export interface FileToParse {
@@ -22,23 +27,44 @@ export function hasOwnGrammar(language: string): boolean {
   return grammarLanguages(language).includes(language);
 }
 
+export interface ParsedFilesOptions {
+  /** Texts shorter than this are always parsed whole (default WINDOW_MIN_CHARS; 0 tries windows on every file). */
+  readonly windowMinChars?: number | undefined;
+}
+
+/** A parse of a whole file (`first` 0) or of one window of it; `ok` false when a window's parse did not check out. */
 interface Parsed {
-  readonly grammar: LoadedGrammar;
   readonly tree: Tree;
+  readonly ok: boolean;
+}
+
+/** What a file's uses are classified with: its definitions and imports from the index, and its windows. */
+interface FileFacts {
+  readonly grammar: LoadedGrammar;
   readonly symbols: readonly SymbolRow[];
   readonly imports: readonly ImportRow[];
+  readonly starts: readonly number[];
+  readonly windows: readonly LineWindow[];
 }
 
 /**
  * The files one request parses to classify identifier uses, kept for its duration: `related` asks
- * for up to 30 names, mostly in the same files, and each file is read and parsed once. Call
- * `close()` when done (it frees the trees).
+ * for up to 30 names, mostly in the same files, and each file is read and parsed once. A large
+ * file is parsed by windows (parse-windows.ts): only the windows holding the name, each checked
+ * against the index's definitions, else the whole file. Call `close()` when done (it frees the trees).
  */
 export class ParsedFiles {
-  private readonly trees = new Map<number, Parsed>();
+  private readonly trees = new Map<string, Parsed>();
   private readonly texts = new Map<string, string | undefined>();
+  private readonly facts = new Map<number, FileFacts | undefined>();
+  private readonly windowMinChars: number;
 
-  constructor(private readonly store: IndexStore) {}
+  constructor(
+    private readonly store: IndexStore,
+    options: ParsedFilesOptions = {},
+  ) {
+    this.windowMinChars = options.windowMinChars ?? WINDOW_MIN_CHARS;
+  }
 
   /** The stored text of a file (read once per request). */
   text(file: FileToParse): string | undefined {
@@ -46,35 +72,83 @@ export class ParsedFiles {
     return this.texts.get(file.hash);
   }
 
-  /** Offset → kind of each identifier occurrence of `name` in the file (see parseNameUses). */
+  /**
+   * Offset → kind of each identifier occurrence of `name` in the file; undefined when the file's
+   * language has no grammar of its own or the grammar does not load.
+   */
   async uses(file: FileToParse, name: string, text: string): Promise<Map<number, UseKind> | undefined> {
-    const parsed = await this.parsed(file, text);
-    if (!parsed) return undefined;
-    const uses = collectNameUses(parsed.grammar, parsed.tree, text, parsed.symbols, parsed.imports, name).find((u) => u.name === name);
-    return unpackUses(uses?.uses ?? '');
+    const facts = await this.factsOf(file, text);
+    if (!facts) return undefined;
+    if (!this.trees.has(`${file.id}`) && text.length >= this.windowMinChars) {
+      const byWindows = this.usesByWindows(file, facts, name, text);
+      if (byWindows) return byWindows;
+    }
+    const whole = this.parse(`${file.id}`, facts.grammar, text, undefined);
+    if (!whole) return undefined;
+    return usesIn(facts, whole.tree, text, name, facts.symbols, facts.imports);
   }
 
   close(): void {
     for (const p of this.trees.values()) p.tree.delete();
     this.trees.clear();
     this.texts.clear();
+    this.facts.clear();
   }
 
-  private async parsed(file: FileToParse, text: string): Promise<Parsed | undefined> {
-    const kept = this.trees.get(file.id);
+  /** The uses of `name` from the windows that hold it; undefined when the whole text should be parsed. */
+  private usesByWindows(file: FileToParse, facts: FileFacts, name: string, text: string): Map<number, UseKind> | undefined {
+    if (facts.symbols.length === 0) return undefined;
+    const needed = new Set<number>();
+    let line = 0;
+    for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + name.length)) {
+      while (facts.starts[line + 1]! <= at) line++;
+      needed.add(windowAt(facts.windows, line));
+    }
+    let chars = 0;
+    for (const w of needed) chars += facts.starts[facts.windows[w]!.last + 1]! - facts.starts[facts.windows[w]!.first]!;
+    if (chars > text.length * WINDOW_MAX_SHARE) return undefined;
+    const out = new Map<number, UseKind>();
+    for (const w of [...needed].sort((a, b) => a - b)) {
+      const window = facts.windows[w]!;
+      const from = facts.starts[window.first]!;
+      const slice = text.slice(from, facts.starts[window.last + 1]);
+      const parsed = this.parse(`${file.id}:${window.first}`, facts.grammar, slice, window);
+      if (!parsed?.ok) return undefined;
+      const symbols = facts.symbols.filter((s) => s.startLine - 1 >= window.first && s.startLine - 1 <= window.last).map((s) => ({ name: s.name, startLine: s.startLine - window.first }));
+      const imports = facts.imports.filter((i) => i.line - 1 >= window.first && i.line - 1 <= window.last).map((i) => ({ line: i.line - window.first }));
+      for (const [offset, kind] of usesIn(facts, parsed.tree, slice, name, symbols, imports)) out.set(from + offset, kind);
+    }
+    return out;
+  }
+
+  private async factsOf(file: FileToParse, text: string): Promise<FileFacts | undefined> {
+    if (this.facts.has(file.id)) return this.facts.get(file.id);
+    let facts: FileFacts | undefined;
+    if (hasOwnGrammar(file.language)) {
+      const grammar = (await loadGrammars([file.language])).get(file.language);
+      if (grammar) {
+        const symbols = this.store.read(() => this.store.structure.inFile(file.path));
+        const imports = this.store.read(() => this.store.structure.importsOf(file.path));
+        const starts = lineStarts(text);
+        facts = { grammar, symbols, imports, starts, windows: lineWindows(symbols, starts.length - 1) };
+      }
+    }
+    this.facts.set(file.id, facts);
+    return facts;
+  }
+
+  /** The tree of `text` (a whole file, or one `window` of it, checked), parsed once per request. */
+  private parse(key: string, grammar: LoadedGrammar, text: string, window: LineWindow | undefined): Parsed | undefined {
+    const kept = this.trees.get(key);
     if (kept) {
-      this.trees.delete(file.id);
-      this.trees.set(file.id, kept);
+      this.trees.delete(key);
+      this.trees.set(key, kept);
       return kept;
     }
-    if (!hasOwnGrammar(file.language)) return undefined;
-    const grammar = (await loadGrammars([file.language])).get(file.language);
-    const tree = grammar?.parser.parse(text);
-    if (!grammar || !tree) return undefined;
-    const symbols = this.store.read(() => this.store.structure.inFile(file.path));
-    const imports = this.store.read(() => this.store.structure.importsOf(file.path));
-    const parsed = { grammar, tree, symbols, imports };
-    this.trees.set(file.id, parsed);
+    const tree = grammar.parser.parse(text);
+    if (!tree) return undefined;
+    const parsed = { tree, ok: window === undefined || reproducesDefinitions(grammar, tree, text, window) };
+    this.trees.set(key, parsed);
     if (this.trees.size > MAX_TREES) {
       const [oldest, evicted] = this.trees.entries().next().value!;
       evicted.tree.delete();
@@ -82,4 +156,17 @@ export class ParsedFiles {
     }
     return parsed;
   }
+}
+
+/** Offset (in `text`) → kind of each identifier occurrence of `name` in a tree of `text`. */
+function usesIn(
+  facts: FileFacts,
+  tree: Tree,
+  text: string,
+  name: string,
+  symbols: ReadonlyArray<Pick<SymbolRow, 'name' | 'startLine'>>,
+  imports: ReadonlyArray<Pick<ImportRow, 'line'>>,
+): Map<number, UseKind> {
+  const uses = collectNameUses(facts.grammar, tree, text, symbols, imports, name).find((u) => u.name === name);
+  return unpackUses(uses?.uses ?? '');
 }

@@ -2,6 +2,7 @@ import { EngineError } from '../core/errors.js';
 import type { UseKind } from '../core/symbol.js';
 import type { IndexStore } from '../store/index-store.js';
 import { holdingText, nameCandidates, parseNameUses } from './name-occurrences.js';
+import type { ParsedFilesOptions } from './parsed-files.js';
 
 /**
  * How a name occurs: where it is defined, called, imported, otherwise used in code, or only
@@ -72,7 +73,7 @@ export function checkReferenceQuery(name: unknown, limit: number): string {
  * identifier is `text`. At most MAX_PARSED_FILES files are parsed per call: past that the result
  * is `truncated` (and `parseCapped`).
  */
-export async function findReferences(store: IndexStore, name: string, limit: number): Promise<ReferencesResult> {
+export async function findReferences(store: IndexStore, name: string, limit: number, options: ParsedFilesOptions = {}): Promise<ReferencesResult> {
   const n = checkReferenceQuery(name, limit);
   const candidates = nameCandidates(store, n);
   const files: ReferenceGroup[] = [];
@@ -90,7 +91,7 @@ export async function findReferences(store: IndexStore, name: string, limit: num
       parseCapped = total < limit;
       break;
     }
-    const kinds = await parseNameUses(store, file, n, text);
+    const kinds = await parseNameUses(store, file, n, text, options);
     if (kinds) parsed++;
     let refs = scanFile(text, n, kinds);
     if (refs.length === 0) continue;
