@@ -5,7 +5,7 @@ import { collectNameUses, unpackUses } from '../parse/name-uses.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { ImportRow, SymbolRow } from '../store/structure-repo.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
-import { lineStarts, lineWindows, reproducesDefinitions, windowAt, type LineWindow } from './parse-windows.js';
+import { bodyWindows, lineStarts, lineWindows, reproducesDefinitions, windowAt, windowText, type LineWindow } from './parse-windows.js';
 
 /** Syntax trees kept at most by one ParsedFiles (the least recently used is deleted first). */
 const MAX_TREES = 64;
@@ -45,6 +45,8 @@ interface FileFacts {
   readonly imports: readonly ImportRow[];
   readonly starts: readonly number[];
   readonly windows: readonly LineWindow[];
+  /** The windows of a module's body, once asked for (bodyWindows). */
+  readonly bodies: Map<LineWindow, LineWindow[] | undefined>;
 }
 
 /**
@@ -98,27 +100,42 @@ export class ParsedFiles {
   /** The uses of `name` from the windows that hold it; undefined when the whole text should be parsed. */
   private usesByWindows(file: FileToParse, facts: FileFacts, name: string, text: string): Map<number, UseKind> | undefined {
     if (facts.symbols.length === 0) return undefined;
-    const needed = new Set<number>();
+    const needed = new Set<LineWindow>();
     let line = 0;
     for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + name.length)) {
       while (facts.starts[line + 1]! <= at) line++;
-      needed.add(windowAt(facts.windows, line));
+      needed.add(this.windowOf(facts, line));
     }
     let chars = 0;
-    for (const w of needed) chars += facts.starts[facts.windows[w]!.last + 1]! - facts.starts[facts.windows[w]!.first]!;
+    for (const w of needed) chars += facts.starts[w.last + 1]! - facts.starts[w.first]!;
     if (chars > text.length * WINDOW_MAX_SHARE) return undefined;
     const out = new Map<number, UseKind>();
-    for (const w of [...needed].sort((a, b) => a - b)) {
-      const window = facts.windows[w]!;
-      const from = facts.starts[window.first]!;
-      const slice = text.slice(from, facts.starts[window.last + 1]);
-      const parsed = this.parse(`${file.id}:${window.first}`, facts.grammar, slice, window);
+    for (const window of [...needed].sort((a, b) => a.first - b.first)) {
+      const slice = windowText(text, facts.starts, window);
+      const parsed = this.parse(`${file.id}:${window.first}:${window.last}`, facts.grammar, slice.text, (tree) => reproducesDefinitions(facts.grammar, tree, slice, window));
       if (!parsed?.ok) return undefined;
-      const symbols = facts.symbols.filter((s) => s.startLine - 1 >= window.first && s.startLine - 1 <= window.last).map((s) => ({ name: s.name, startLine: s.startLine - window.first }));
-      const imports = facts.imports.filter((i) => i.line - 1 >= window.first && i.line - 1 <= window.last).map((i) => ({ line: i.line - window.first }));
-      for (const [offset, kind] of usesIn(facts, parsed.tree, slice, name, symbols, imports)) out.set(from + offset, kind);
+      // the index's definitions and imports on the window's own lines, at their lines in its text
+      const shift = slice.line - window.first;
+      const own = (line: number): boolean => line - 1 >= window.first && line - 1 <= window.last;
+      const symbols = facts.symbols.filter((s) => own(s.startLine)).map((s) => ({ name: s.name, startLine: s.startLine + shift }));
+      const imports = facts.imports.filter((i) => own(i.line)).map((i) => ({ line: i.line + shift }));
+      const end = slice.from + (facts.starts[window.last + 1]! - facts.starts[window.first]!);
+      const base = facts.starts[window.first]! - slice.from;
+      for (const [offset, kind] of usesIn(facts, parsed.tree, slice.text, name, symbols, imports)) if (offset >= slice.from && offset < end) out.set(base + offset, kind);
     }
     return out;
+  }
+
+  /** The smallest window holding 0-based `line`: a large module's body is cut further (bodyWindows). */
+  private windowOf(facts: FileFacts, line: number): LineWindow {
+    let window = facts.windows[windowAt(facts.windows, line)]!;
+    while (facts.starts[window.last + 1]! - facts.starts[window.first]! >= this.windowMinChars) {
+      if (!facts.bodies.has(window)) facts.bodies.set(window, bodyWindows(window));
+      const body = facts.bodies.get(window);
+      if (!body) break;
+      window = body[windowAt(body, line)]!;
+    }
+    return window;
   }
 
   private async factsOf(file: FileToParse, text: string): Promise<FileFacts | undefined> {
@@ -130,15 +147,15 @@ export class ParsedFiles {
         const symbols = this.store.read(() => this.store.structure.inFile(file.path));
         const imports = this.store.read(() => this.store.structure.importsOf(file.path));
         const starts = lineStarts(text);
-        facts = { grammar, symbols, imports, starts, windows: lineWindows(symbols, starts.length - 1) };
+        facts = { grammar, symbols, imports, starts, windows: lineWindows(symbols, 0, starts.length - 2), bodies: new Map() };
       }
     }
     this.facts.set(file.id, facts);
     return facts;
   }
 
-  /** The tree of `text` (a whole file, or one `window` of it, checked), parsed once per request. */
-  private parse(key: string, grammar: LoadedGrammar, text: string, window: LineWindow | undefined): Parsed | undefined {
+  /** The tree of `text` (a whole file, or a window of it that `check` accepts or not), parsed once per request. */
+  private parse(key: string, grammar: LoadedGrammar, text: string, check: ((tree: Tree) => boolean) | undefined): Parsed | undefined {
     const kept = this.trees.get(key);
     if (kept) {
       this.trees.delete(key);
@@ -147,7 +164,7 @@ export class ParsedFiles {
     }
     const tree = grammar.parser.parse(text);
     if (!tree) return undefined;
-    const parsed = { tree, ok: window === undefined || reproducesDefinitions(grammar, tree, text, window) };
+    const parsed = { tree, ok: check === undefined || check(tree) };
     this.trees.set(key, parsed);
     if (this.trees.size > MAX_TREES) {
       const [oldest, evicted] = this.trees.entries().next().value!;
