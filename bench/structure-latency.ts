@@ -17,6 +17,9 @@
  *
  *   npx tsx bench/structure-latency.ts --db=PATH --root=DIR --names=minimatch,forEach,require [--limits=50,200] [--runs=5]
  *
+ * Each row gives the warm calls' wall p50/p95 and CPU p50 (this process, all threads): on a shared
+ * machine, read the CPU.
+ *
  * Writes bench/results/structure-latency.json.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -30,29 +33,41 @@ const PACKAGES = ['eslint', '@eslint', 'zod', '@modelcontextprotocol', 'dependen
 const RELATED = ['pkgs/eslint/lib/linter/linter.js', 'pkgs/eslint/lib/languages/js/source-code/source-code.js', 'pkgs/eslint/lib/rules/no-unused-vars.js'];
 const NAMES = ['Linter', 'SourceCode', 'getStaticValue', 'isCommentToken'];
 
-interface Row { readonly op: string; readonly arg: string; readonly coldMs: number; readonly p50Ms: number; readonly p95Ms: number; readonly ratioP50: number }
+interface Row { readonly op: string; readonly arg: string; readonly coldMs: number; readonly p50Ms: number; readonly p95Ms: number; readonly ratioP50: number; readonly cpuP50Ms: number }
 
-async function time(fn: () => Promise<unknown>, runs: number): Promise<{ cold: number; warm: number[] }> {
+/** CPU of this process (all threads), ms. */
+const cpuMs = (): number => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+
+/** One cold call, then `runs` warm ones: wall times and the warm calls' CPU. */
+async function time(fn: () => Promise<unknown>, runs: number): Promise<{ cold: number; warm: number[]; cpu: number[] }> {
   let t = performance.now();
   await fn();
   const cold = performance.now() - t;
   const warm: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
+    const c = cpuMs();
     t = performance.now();
     await fn();
     warm.push(performance.now() - t);
+    cpu.push(cpuMs() - c);
   }
-  return { cold, warm };
+  return { cold, warm, cpu };
 }
+
+const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 async function measure(engine: Engine, runs: number): Promise<Row[]> {
   const rows: Row[] = [];
   // `ref`: the p50 of the reference (a search) the ratio is taken against; none for the reference itself
   const add = async (op: string, arg: string, fn: () => Promise<unknown>, ref?: number): Promise<number> => {
-    const { cold, warm } = await time(fn, runs);
+    const { cold, warm, cpu } = await time(fn, runs);
     const p50 = percentile(warm, 50);
-    rows.push({ op, arg, coldMs: Math.round(cold), p50Ms: Math.round(p50 * 10) / 10, p95Ms: Math.round(percentile(warm, 95) * 10) / 10, ratioP50: ref ? Math.round((p50 / ref) * 100) / 100 : 1 });
-    process.stderr.write(`${op} ${arg}: cold ${cold.toFixed(0)} ms, p50 ${p50.toFixed(1)} ms\n`);
+    rows.push({ op, arg, coldMs: Math.round(cold), p50Ms: round1(p50), p95Ms: round1(percentile(warm, 95)), ratioP50: ref ? Math.round((p50 / ref) * 100) / 100 : 1, cpuP50Ms: round1(percentile(cpu, 50)) });
+    process.stderr.write(`${op} ${arg}: cold ${cold.toFixed(0)} ms, p50 ${p50.toFixed(1)} ms, CPU p50 ${percentile(cpu, 50).toFixed(1)} ms\n`);
     return p50;
   };
   for (const name of NAMES) {
@@ -77,17 +92,17 @@ async function measureExisting(db: string, root: string, names: readonly string[
       const ref = percentile(sw, 50);
       for (const limit of limits) {
         const r = await engine.references(name, { limit });
-        const { cold, warm } = await time(() => engine.references(name, { limit }), runs);
+        const { cold, warm, cpu } = await time(() => engine.references(name, { limit }), runs);
         const p50 = percentile(warm, 50);
-        rows.push({ op: 'references', arg: name, limit, coldMs: Math.round(cold), p50Ms: Math.round(p50 * 10) / 10, p95Ms: Math.round(percentile(warm, 95) * 10) / 10, ratioP50: Math.round((p50 / ref) * 100) / 100, parsed: r.parsed, total: r.total, files: r.files.length, truncated: r.truncated });
-        process.stderr.write(`references ${name} limit ${limit}: p50 ${p50.toFixed(1)} ms (search ${ref.toFixed(1)} ms), ${r.total} refs in ${r.files.length} files, parsed ${r.parsed}${r.truncated ? ', truncated' : ''}\n`);
+        rows.push({ op: 'references', arg: name, limit, coldMs: Math.round(cold), p50Ms: round1(p50), p95Ms: round1(percentile(warm, 95)), ratioP50: Math.round((p50 / ref) * 100) / 100, cpuP50Ms: round1(percentile(cpu, 50)), parsed: r.parsed, total: r.total, files: r.files.length, truncated: r.truncated });
+        process.stderr.write(`references ${name} limit ${limit}: p50 ${p50.toFixed(1)} ms, CPU p50 ${percentile(cpu, 50).toFixed(1)} ms (search ${ref.toFixed(1)} ms), ${r.total} refs in ${r.files.length} files, parsed ${r.parsed}${r.truncated ? ', truncated' : ''}\n`);
       }
     }
   } finally {
     engine.close();
   }
   const file = writeResult('structure-latency-existing', { env: environment(), runs, db, rows });
-  process.stdout.write(`${rows.map((r) => `${r.arg.padEnd(16)} limit ${String(r.limit).padStart(4)}  p50 ${String(r.p50Ms).padStart(8)} ms  p95 ${String(r.p95Ms).padStart(8)} ms  ×search ${String(r.ratioP50).padStart(6)}  refs ${r.total} in ${r.files} files, parsed ${r.parsed}${r.truncated ? ' (truncated)' : ''}`).join('\n')}\nwrote ${file}\n`);
+  process.stdout.write(`${rows.map((r) => `${r.arg.padEnd(16)} limit ${String(r.limit).padStart(4)}  CPU p50 ${String(r.cpuP50Ms).padStart(8)} ms  p50 ${String(r.p50Ms).padStart(8)} ms  p95 ${String(r.p95Ms).padStart(8)} ms  ×search ${String(r.ratioP50).padStart(6)}  refs ${r.total} in ${r.files} files, parsed ${r.parsed}${r.truncated ? ' (truncated)' : ''}`).join('\n')}\nwrote ${file}\n`);
 }
 
 async function main(): Promise<void> {
@@ -116,7 +131,7 @@ async function main(): Promise<void> {
     const rows = await measure(engine, runs);
     engine.close();
     const file = writeResult('structure-latency', { env: environment(), runs, files: status.files, dbBytes: status.dbBytes, rows });
-    process.stdout.write(`${rows.map((r) => `${r.op.padEnd(10)} ${r.arg.padEnd(45)} cold ${String(r.coldMs).padStart(6)} ms  p50 ${String(r.p50Ms).padStart(7)} ms  p95 ${String(r.p95Ms).padStart(7)} ms  ×search ${r.ratioP50}`).join('\n')}\nwrote ${file}\n`);
+    process.stdout.write(`${rows.map((r) => `${r.op.padEnd(10)} ${r.arg.padEnd(45)} cold ${String(r.coldMs).padStart(6)} ms  CPU p50 ${String(r.cpuP50Ms).padStart(7)} ms  p50 ${String(r.p50Ms).padStart(7)} ms  p95 ${String(r.p95Ms).padStart(7)} ms  ×search ${r.ratioP50}`).join('\n')}\nwrote ${file}\n`);
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }
