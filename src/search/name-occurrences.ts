@@ -62,7 +62,7 @@ function rankFile(f: { path: string; language: string }, definedIn: ReadonlySet<
  * the definitions and imports the index holds for the file); undefined when the file's language
  * has no grammar of its own or the grammar does not load.
  */
-export async function parseNameUses(store: IndexStore, file: NameCandidate, name: string, text: string, options: ParsedFilesOptions = {}): Promise<Map<number, UseKind> | undefined> {
+export async function parseNameUses(store: IndexStore, file: NameCandidate, name: string, text: string, options: ParsedFilesOptions = {}): Promise<ReadonlyMap<number, UseKind> | undefined> {
   const files = new ParsedFiles(store, options);
   try {
     return await files.uses(file, name, text);

@@ -3,6 +3,7 @@ import type { UseKind } from '../core/symbol.js';
 import { loadGrammars } from '../parse/grammars.js';
 import type { IndexStore } from '../store/index-store.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
+import type { UsesCache } from './uses-cache.js';
 import { fileStructure, usesIn, windowedUses, type FileStructure } from './window-uses.js';
 
 /** Syntax trees kept at most by one ParsedFiles (the least recently used is deleted first). */
@@ -26,6 +27,8 @@ export function hasOwnGrammar(language: string): boolean {
 export interface ParsedFilesOptions {
   /** Texts shorter than this are parsed whole (default WINDOW_MIN_CHARS; 0 tries windows on every file, Infinity never). */
   readonly windowMinChars?: number | undefined;
+  /** Kinds kept across requests (an engine's): a name looked up again in the same content is not parsed again. */
+  readonly cache?: UsesCache | undefined;
 }
 
 /** A parse of a whole file or of one window of it; `ok` false when a window's parse did not check out. */
@@ -45,6 +48,7 @@ export class ParsedFiles {
   private readonly texts = new Map<string, string | undefined>();
   private readonly structures = new Map<number, FileStructure | undefined>();
   private readonly windowMinChars: number;
+  private readonly cache: UsesCache | undefined;
   private charsParsed = 0;
 
   constructor(
@@ -52,6 +56,7 @@ export class ParsedFiles {
     options: ParsedFilesOptions = {},
   ) {
     this.windowMinChars = options.windowMinChars ?? WINDOW_MIN_CHARS;
+    this.cache = options.cache;
   }
 
   /** Characters handed to the parser so far (whole files and windows). */
@@ -69,7 +74,22 @@ export class ParsedFiles {
    * Offset → kind of each identifier occurrence of `name` in the file; undefined when the file's
    * language has no grammar of its own or the grammar does not load.
    */
-  async uses(file: FileToParse, name: string, text: string): Promise<Map<number, UseKind> | undefined> {
+  async uses(file: FileToParse, name: string, text: string): Promise<ReadonlyMap<number, UseKind> | undefined> {
+    const cached = this.cache?.get(file.hash, file.language, name);
+    if (cached !== undefined) return cached ?? undefined;
+    const uses = await this.parseUses(file, name, text);
+    this.cache?.set(file.hash, file.language, name, uses ?? null);
+    return uses;
+  }
+
+  close(): void {
+    for (const p of this.trees.values()) p.tree.delete();
+    this.trees.clear();
+    this.texts.clear();
+    this.structures.clear();
+  }
+
+  private async parseUses(file: FileToParse, name: string, text: string): Promise<Map<number, UseKind> | undefined> {
     const structure = await this.structureOf(file, text);
     if (!structure) return undefined;
     if (!this.trees.has(`${file.id}`) && text.length >= this.windowMinChars) {
@@ -79,13 +99,6 @@ export class ParsedFiles {
     const whole = this.parse(`${file.id}`, structure, text, undefined);
     if (!whole) return undefined;
     return usesIn(structure.grammar, whole.tree, text, name, structure.symbols, structure.imports);
-  }
-
-  close(): void {
-    for (const p of this.trees.values()) p.tree.delete();
-    this.trees.clear();
-    this.texts.clear();
-    this.structures.clear();
   }
 
   private async structureOf(file: FileToParse, text: string): Promise<FileStructure | undefined> {
