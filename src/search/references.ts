@@ -33,8 +33,9 @@ export interface ReferencesResult {
   /** True when more references exist than were returned. */
   readonly truncated: boolean;
   /**
-   * Files parsed now to classify the name's occurrences (the candidate files whose language has a
-   * grammar of its own; the index stores no identifier uses since schema 11).
+   * Files parsed to classify the name's occurrences (the candidate files whose language has a
+   * grammar of its own; the index stores no identifier uses since schema 11): now, whole or by
+   * windows, or by an earlier call of the same engine (its kinds cache).
    */
   readonly parsed: number;
   /**
@@ -68,10 +69,11 @@ export function checkReferenceQuery(name: unknown, limit: number): string {
  * References to a name, by name (not type-resolved). Candidate files come from the FTS index
  * (nameCandidates: where it is defined first); each candidate's stored text that holds the name
  * exactly is scanned for the name at word boundaries, and a file whose language
- * has a grammar of its own is parsed now to give each occurrence the kind of the identifier
- * there (definition, call, import, reference; `parsed` counts them); an occurrence that is no
- * identifier is `text`. At most MAX_PARSED_FILES files are parsed per call: past that the result
- * is `truncated` (and `parseCapped`).
+ * has a grammar of its own is parsed now (by the windows that hold the name where they check out:
+ * parsed-files.ts) to give each occurrence the kind of the identifier there (definition, call,
+ * import, reference; `parsed` counts them); an occurrence that is no identifier is `text`. At
+ * most MAX_PARSED_FILES files are parsed per call: past that the result is `truncated` (and
+ * `parseCapped`). `options.cache` keeps the kinds across calls (the engine's).
  */
 export async function findReferences(store: IndexStore, name: string, limit: number, options: ParsedFilesOptions = {}): Promise<ReferencesResult> {
   const n = checkReferenceQuery(name, limit);
