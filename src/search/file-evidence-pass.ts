@@ -3,8 +3,9 @@
  * `mentionBoost`, set for long queries by `byKind.long`): gathers from the index what
  * file-score.ts turns into per-file multipliers.
  * - File scoring: for each kept group, how many chunks of each file match it (one FTS5 walk per
- *   group, no bm25(); groups matching more than FILE_SCAN_MAX_DF chunks are left out, their idf
- *   is small and they cost the most), then BM25 with files as documents.
+ *   group, rowids only, counted per file in memory: SearchRepo.fileMatchCountsMany; groups
+ *   matching more than FILE_SCAN_MAX_DF chunks are left out before any walk, their idf is small
+ *   and they cost the most), then BM25 with files as documents.
  * - Mentions: the names the text writes as code, looked up in the symbol table (exact name);
  *   a file defining one that no candidate chunk comes from joins the candidates with the chunk
  *   that defines it, scored by the same FTS5 expression (a chunk that does not match it stays out).
@@ -46,17 +47,12 @@ export interface FileEvidenceOutcome {
 
 /** File-level BM25 of every file matching a kept group. */
 export function scoreFiles(store: IndexStore, kept: readonly TermGroup[], keptDf: readonly number[], priors: PriorContext): { scores: Map<string, number>; skipped: number } {
-  const groups: GroupFiles[] = [];
-  let skipped = 0;
   const stats = store.read(() => store.search.fileStats());
-  kept.forEach((g, i) => {
-    if ((keptDf[i] ?? 0) > FILE_SCAN_MAX_DF) {
-      skipped++;
-      return;
-    }
-    groups.push({ weight: g.weight, files: store.read(() => store.search.fileMatchCounts(groupExpression(g))) });
-  });
-  return { scores: fileBm25(groups, stats, (path, type) => filePrior(path, type, priors)), skipped };
+  // the cut is decided from the groups' document frequencies before any walk
+  const walked = kept.filter((_, i) => (keptDf[i] ?? 0) <= FILE_SCAN_MAX_DF);
+  const counts = store.read(() => store.search.fileMatchCountsMany(walked.map(groupExpression)));
+  const groups: GroupFiles[] = walked.map((g, i) => ({ weight: g.weight, files: counts[i]! }));
+  return { scores: fileBm25(groups, stats, (path, type) => filePrior(path, type, priors)), skipped: kept.length - walked.length };
 }
 
 /** The files defining each name the text writes as code (source files only: a test defining it is not the subject). */
