@@ -36,7 +36,8 @@ export interface NameCandidates {
  */
 export function nameCandidates(store: IndexStore, name: string): NameCandidates {
   const tokens = name.split(/[$]+/).filter(Boolean);
-  const match = `{body doc} : "${tokens.join(' ')}"`;
+  // a quote doubled inside the FTS5 string: `related` asks for definitions named by a string (`declare module "node:fs"`)
+  const match = `{body doc} : "${tokens.join(' ').replace(/"/g, '""')}"`;
   const found = store.read(() => store.search.filesMatching(match, MAX_CANDIDATE_FILES + 1));
   const definedIn = new Set(store.read(() => store.structure.byName(name, undefined, 1000)).filter((s) => s.name === name).map((s) => s.path));
   const files = found
