@@ -107,8 +107,8 @@ export class ParsedFiles {
     if (hasOwnGrammar(file.language)) {
       const grammar = (await loadGrammars([file.language])).get(file.language);
       if (grammar) {
-        const symbols = this.store.read(() => this.store.structure.inFile(file.path));
-        const imports = this.store.read(() => this.store.structure.importsOf(file.path));
+        const symbols = this.store.read(() => this.store.structure.definitionSpans(file.id));
+        const imports = this.store.read(() => this.store.structure.importLines(file.id));
         structure = fileStructure(grammar, text, symbols, imports);
       }
     }
