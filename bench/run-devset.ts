@@ -228,6 +228,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
       ['recall100at.8', 100, 0.8],
     ].map(([n, recall, at]) => [`long:${n as string}`, { search: { fusion: { filePriorRecall: recall, filePriorRecallAt: at } } } as ConfigInput]),
   ),
+  /** Issue 18 (filerank): the learned file ranker orders the files of a long text's pool (`fileRanker`, models/ranker/file-weights.json), over the shipped long settings. */
+  'long:filerank': ranking({ byKind: { long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1, fileRanker: true } } }),
   'long:pool200': { search: { fusion: { filePriorPool: 200 } } } as ConfigInput,
   'long:pool300': { search: { fusion: { filePriorPool: 300 } } } as ConfigInput,
   /** Issue 18: the name match in the blend (`search.fusion.blendNames`), natural-language queries. */

@@ -44,6 +44,8 @@ export const kindRankingSchema = z
     mentionBoost: z.number().min(0).max(5).optional(),
     /** As `search.ranking.learned`, for this kind (the learned ranker keeps its own per-file diversity). */
     learned: z.boolean().optional(),
+    /** As `search.ranking.fileRanker`, for this kind. */
+    fileRanker: z.boolean().optional(),
   })
   .strict();
 
@@ -92,6 +94,14 @@ export const rankingSchema = z
      * candidates. Range 0–5; 0 is off.
      */
     mentionBoost: z.number().min(0).max(5).default(0),
+    /**
+     * The learned file ranker (issue 18; models/ranker/file-weights.json): when the file evidence
+     * of a long text ran (`fileScore` or `mentionBoost`, 20+ terms), the files of its pool of 100
+     * chunks are ordered by a linear model over file features (the file as a document, coverage,
+     * mentions, the chunks' scores, the model's file prior when the index has vectors) and each
+     * file's chunks follow in their order. Chunk lists only (`--files` keeps the rules). Default false.
+     */
+    fileRanker: z.boolean().default(false),
     /**
      * Recency boost (issue 22, seed 001): score × (1 + recency × 0.5^(age / recencyHalfLifeDays)),
      * from each chunk's content timestamp; a chunk without one is neither boosted nor penalised.

@@ -28,7 +28,8 @@ import { VectorIndexCache, type VectorLoadSource, type VectorSnapshot } from '..
 import type { IndexStore } from '../store/index-store.js';
 import { VECTORS_STAMP_KEY } from '../store/meta-repo.js';
 import { loadExpansionTable } from './expansion-model.js';
-import { loadRankerModel } from './ranker-model.js';
+import { loadFileRankModel, loadRankerModel } from './ranker-model.js';
+import type { FileRankModel } from '../search/file-rank.js';
 import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
 
 /**
@@ -75,6 +76,7 @@ export class SemanticLayer {
   private provider: EmbeddingProvider | undefined;
   private readonly vectors = new VectorIndexCache();
   private ranker: RankerModel | undefined;
+  private fileRanker: FileRankModel | undefined;
   private expansion: ExpansionTable | undefined;
 
   constructor(
@@ -235,7 +237,7 @@ export class SemanticLayer {
     if (gate.prior > 0 && gate.weight === 0 && prepared.requested === 'auto' && !vectorOnly && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       const f = this.config.search.fusion;
       const prior = { weight: gate.prior, pool: f.filePriorPool, recall: f.filePriorRecall, recallAt: f.filePriorRecallAt, top: f.filePriorTop, pieces: f.filePriorPieces === 'mean' ? ('mean' as const) : ('max' as const) };
-      const outcome = filePriorSearch(store, { ...params, query: lexicalText, prior, vectors: { snapshot: plan.snapshot, queryVectors: prepared.vectors } });
+      const outcome = filePriorSearch(store, { ...params, query: lexicalText, prior, vectors: { snapshot: plan.snapshot, queryVectors: prepared.vectors }, fileRanker: this.fileRankerFor(params.ranking, gate.kind) });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
     // an explicit hybrid request of a gated kind is blended at the largest configured weight
@@ -255,7 +257,12 @@ export class SemanticLayer {
       const outcome = hybridSearch(store, { ...params, mode: plan.mode, fusion, vectors: plan.snapshot, queryVectors: prepared.vectors });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
-    return { outcome: lexicalSearch(store, { ...params, query: lexicalText }), plan, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
+    return { outcome: lexicalSearch(store, { ...params, query: lexicalText, fileRanker: this.fileRankerFor(params.ranking, gate.kind) }), plan, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
+  }
+
+  /** The file ranker's weights when the kind turns it on (`search.ranking.fileRanker`), read once. */
+  private fileRankerFor(ranking: LexicalParams['ranking'], kind: QueryKind): FileRankModel | undefined {
+    return rankingForKind(ranking, kind).fileRanker ? (this.fileRanker ??= loadFileRankModel()) : undefined;
   }
 
   /** Why this query is ranked lexically by the query-kind gate (auto mode, rule-based ranking), or undefined when it is blended. */
