@@ -9,6 +9,7 @@ import type { LexicalParams } from '../search/lexical-search.js';
 import { outlineFile, type FileOutline } from '../search/outline.js';
 import type { ReferencesResult } from '../search/references.js';
 import { relatedFiles, type RelatedFiles, type RelatedOptions } from '../search/related.js';
+import { UsesCache } from '../search/uses-cache.js';
 import type { TextScanCache, TextSearchOptions, TextSearchResult } from '../search/text-search.js';
 import { searchSymbols, validateKinds, type NameCache, type SymbolHit } from '../search/symbol-search.js';
 import type { RerankMeta, SearchResponse, SearchResult } from '../search/search-result.js';
@@ -245,6 +246,8 @@ class EngineImpl implements Engine {
   }
 
   private readonly nameCache: NameCache = { key: '', names: [] };
+  /** Identifier kinds of names in file contents, kept across `references` and `related` calls. */
+  private readonly usesCache = new UsesCache();
 
   async symbols(name: string, options: SymbolOptions = {}): Promise<SymbolHit[]> {
     const kinds = validateKinds(typeof options.kind === 'string' ? options.kind.split(',') : options.kind);
@@ -260,7 +263,7 @@ class EngineImpl implements Engine {
   }
 
   async related(path: string, options: RelatedOptions = {}): Promise<RelatedFiles> {
-    return this.reads.snapshot((store) => relatedFiles(store, this.root, path, options));
+    return this.reads.snapshot((store) => relatedFiles(store, this.root, path, options, { cache: this.usesCache }));
   }
 
   async outline(path: string): Promise<FileOutline> {
@@ -313,7 +316,7 @@ class EngineImpl implements Engine {
 
   /** What definitions and references by type need (typed-navigation.ts). */
   private navigation = (): NavigationDeps => ({
-    lsp: this.lspLayer(), read: (p) => this.readFile(p, { maxBytes: 200_000 }), snapshot: (fn) => this.reads.snapshot(fn), readStored: this.readStored.bind(this), near: (name) => this.symbols(name, { limit: 5 }),
+    lsp: this.lspLayer(), read: (p) => this.readFile(p, { maxBytes: 200_000 }), snapshot: (fn) => this.reads.snapshot(fn), readStored: this.readStored.bind(this), near: (name) => this.symbols(name, { limit: 5 }), uses: this.usesCache,
   });
 
   /** Lines of a file as indexed (the stored text the symbol spans refer to). */

@@ -1,6 +1,7 @@
 import { EngineError } from '../core/errors.js';
 import type { SourcePosition } from '../lsp/lsp-queries.js';
 import { findReferences, type Reference, type ReferenceGroup, type ReferencesResult } from '../search/references.js';
+import type { UsesCache } from '../search/uses-cache.js';
 import { formatSymbolId, parseSymbolId, resolveSymbolId } from '../search/symbol-id.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { SymbolRow } from '../store/structure-repo.js';
@@ -18,6 +19,8 @@ export interface NavigationDeps {
   readStored(path: string, startLine: number, endLine: number): Promise<string>;
   /** Definitions with a name close to `name` (the suggestions of SYMBOL_NOT_FOUND). */
   near(name: string): Promise<SymbolRow[]>;
+  /** The engine's identifier kinds kept across calls (search/uses-cache.ts). */
+  readonly uses?: UsesCache | undefined;
 }
 
 /** CLOSED, for a closed engine's language-server layer. */
@@ -76,7 +79,7 @@ async function groups(deps: NavigationDeps, positions: readonly SourcePosition[]
 export async function referencesOf(deps: NavigationDeps, idOrName: string, limit: number): Promise<ReferencesResult> {
   const parsed = parseSymbolId(idOrName);
   const byName = async (fallback?: string): Promise<ReferencesResult> => ({
-    ...(await deps.snapshot((store) => findReferences(store, parsed.name, limit))),
+    ...(await deps.snapshot((store) => findReferences(store, parsed.name, limit, { cache: deps.uses }))),
     resolution: 'name',
     ...(fallback ? { fallback } : {}),
   });

@@ -1,7 +1,7 @@
 import type { UseKind } from '../core/symbol.js';
 import { grammarLanguages } from '../parse/languages/registry.js';
 import type { IndexStore } from '../store/index-store.js';
-import { hasOwnGrammar, ParsedFiles } from './parsed-files.js';
+import { hasOwnGrammar, ParsedFiles, type ParsedFilesOptions } from './parsed-files.js';
 
 export { hasOwnGrammar };
 
@@ -36,7 +36,8 @@ export interface NameCandidates {
  */
 export function nameCandidates(store: IndexStore, name: string): NameCandidates {
   const tokens = name.split(/[$]+/).filter(Boolean);
-  const match = `{body doc} : "${tokens.join(' ')}"`;
+  // a quote doubled inside the FTS5 string: `related` asks for definitions named by a string (`declare module "node:fs"`)
+  const match = `{body doc} : "${tokens.join(' ').replace(/"/g, '""')}"`;
   const found = store.read(() => store.search.filesMatching(match, MAX_CANDIDATE_FILES + 1));
   const definedIn = new Set(store.read(() => store.structure.byName(name, undefined, 1000)).filter((s) => s.name === name).map((s) => s.path));
   const files = found
@@ -62,8 +63,8 @@ function rankFile(f: { path: string; language: string }, definedIn: ReadonlySet<
  * the definitions and imports the index holds for the file); undefined when the file's language
  * has no grammar of its own or the grammar does not load.
  */
-export async function parseNameUses(store: IndexStore, file: NameCandidate, name: string, text: string): Promise<Map<number, UseKind> | undefined> {
-  const files = new ParsedFiles(store);
+export async function parseNameUses(store: IndexStore, file: NameCandidate, name: string, text: string, options: ParsedFilesOptions = {}): Promise<ReadonlyMap<number, UseKind> | undefined> {
+  const files = new ParsedFiles(store, options);
   try {
     return await files.uses(file, name, text);
   } finally {

@@ -2,6 +2,7 @@ import { EngineError } from '../core/errors.js';
 import type { UseKind } from '../core/symbol.js';
 import type { IndexStore } from '../store/index-store.js';
 import { holdingText, nameCandidates, parseNameUses } from './name-occurrences.js';
+import type { ParsedFilesOptions } from './parsed-files.js';
 
 /**
  * How a name occurs: where it is defined, called, imported, otherwise used in code, or only
@@ -32,8 +33,9 @@ export interface ReferencesResult {
   /** True when more references exist than were returned. */
   readonly truncated: boolean;
   /**
-   * Files parsed now to classify the name's occurrences (the candidate files whose language has a
-   * grammar of its own; the index stores no identifier uses since schema 11).
+   * Files parsed to classify the name's occurrences (the candidate files whose language has a
+   * grammar of its own; the index stores no identifier uses since schema 11): now, whole or by
+   * windows, or by an earlier call of the same engine (its kinds cache).
    */
   readonly parsed: number;
   /**
@@ -67,12 +69,13 @@ export function checkReferenceQuery(name: unknown, limit: number): string {
  * References to a name, by name (not type-resolved). Candidate files come from the FTS index
  * (nameCandidates: where it is defined first); each candidate's stored text that holds the name
  * exactly is scanned for the name at word boundaries, and a file whose language
- * has a grammar of its own is parsed now to give each occurrence the kind of the identifier
- * there (definition, call, import, reference; `parsed` counts them); an occurrence that is no
- * identifier is `text`. At most MAX_PARSED_FILES files are parsed per call: past that the result
- * is `truncated` (and `parseCapped`).
+ * has a grammar of its own is parsed now (by the windows that hold the name where they check out:
+ * parsed-files.ts) to give each occurrence the kind of the identifier there (definition, call,
+ * import, reference; `parsed` counts them); an occurrence that is no identifier is `text`. At
+ * most MAX_PARSED_FILES files are parsed per call: past that the result is `truncated` (and
+ * `parseCapped`). `options.cache` keeps the kinds across calls (the engine's).
  */
-export async function findReferences(store: IndexStore, name: string, limit: number): Promise<ReferencesResult> {
+export async function findReferences(store: IndexStore, name: string, limit: number, options: ParsedFilesOptions = {}): Promise<ReferencesResult> {
   const n = checkReferenceQuery(name, limit);
   const candidates = nameCandidates(store, n);
   const files: ReferenceGroup[] = [];
@@ -90,7 +93,7 @@ export async function findReferences(store: IndexStore, name: string, limit: num
       parseCapped = total < limit;
       break;
     }
-    const kinds = await parseNameUses(store, file, n, text);
+    const kinds = await parseNameUses(store, file, n, text, options);
     if (kinds) parsed++;
     let refs = scanFile(text, n, kinds);
     if (refs.length === 0) continue;

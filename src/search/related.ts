@@ -4,7 +4,7 @@ import type { IndexStore } from '../store/index-store.js';
 import type { SymbolRow } from '../store/structure-repo.js';
 import { outlineFile } from './outline.js';
 import { hasOwnGrammar, nameCandidates } from './name-occurrences.js';
-import { ParsedFiles } from './parsed-files.js';
+import { ParsedFiles, type ParsedFilesOptions } from './parsed-files.js';
 
 /**
  * What a listed file is to the subject file (`it`): `imports` — it imports the subject;
@@ -127,7 +127,7 @@ function nameReasons(names: ReadonlyMap<string, boolean>, called: string, used: 
  * the files defining the names it imports. A name defined in several files counts a caller only
  * when that caller also imports the subject, so that same-named definitions elsewhere add no noise.
  */
-export async function relatedFiles(store: IndexStore, root: string, path: string, options: RelatedOptions = {}): Promise<RelatedFiles> {
+export async function relatedFiles(store: IndexStore, root: string, path: string, options: RelatedOptions = {}, parsing: ParsedFilesOptions = {}): Promise<RelatedFiles> {
   const limit = options.limit ?? 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new EngineError('INVALID_ARGUMENT', { name: 'limit', reason: 'must be an integer from 1 to 200' });
   if (typeof path !== 'string' || path.trim() === '') throw new EngineError('INVALID_ARGUMENT', { name: 'path', reason: 'a path relative to the root' });
@@ -141,7 +141,7 @@ export async function relatedFiles(store: IndexStore, root: string, path: string
     imported: outline.imports.flatMap((i) => (i.resolved ? [i.resolved] : [])),
     tests: outline.tests,
     testedFiles: outline.testedFiles,
-    callers: await callersOf(store, rel, outline.symbols, new Set(importers)),
+    callers: await callersOf(store, rel, outline.symbols, new Set(importers), parsing),
     callees: calleesOf(store, rel, outline.imports),
   };
   const files = rankRelated(rel, evidence);
@@ -150,11 +150,11 @@ export async function relatedFiles(store: IndexStore, root: string, path: string
 }
 
 /** Files calling or using the subject's top-level definitions, by name. */
-async function callersOf(store: IndexStore, subject: string, symbols: readonly SymbolRow[], importers: ReadonlySet<string>): Promise<Map<string, Map<string, boolean>>> {
+async function callersOf(store: IndexStore, subject: string, symbols: readonly SymbolRow[], importers: ReadonlySet<string>, parsing: ParsedFilesOptions): Promise<Map<string, Map<string, boolean>>> {
   const names = [...new Set(symbols.filter((s) => s.container === null && s.name.length >= MIN_NAME_LENGTH).sort((a, b) => Number(b.exported) - Number(a.exported) || a.startLine - b.startLine).map((s) => s.name))].slice(0, MAX_CALLER_NAMES);
   const out = new Map<string, Map<string, boolean>>();
   // the names are mostly used in the same files: each is read and parsed once for all of them
-  const files = new ParsedFiles(store);
+  const files = new ParsedFiles(store, parsing);
   try {
     for (const name of names) {
       const definitions = store.read(() => store.structure.byName(name, undefined, 1000)).filter((s) => s.name === name);

@@ -9,6 +9,17 @@ export interface SymbolRow extends Omit<SymbolDraft, 'container'> {
   readonly container: string | null;
 }
 
+/** Where a definition is: its name, kind and container, and its 1-based lines and columns. */
+export interface DefinitionSpan {
+  readonly name: string;
+  readonly kind: string;
+  readonly container: string | null;
+  readonly startLine: number;
+  readonly startCol: number;
+  readonly endLine: number;
+  readonly endCol: number;
+}
+
 export interface ImportRow {
   readonly path: string;
   readonly line: number;
@@ -36,6 +47,8 @@ export class StructureRepo {
   // the reads a reference search makes once per candidate file, prepared once
   private readonly inFileStmt;
   private readonly importsOfStmt;
+  private readonly spansStmt;
+  private readonly importLinesStmt;
 
   constructor(private readonly db: Db) {
     this.insertSymbolStmt = db.prepare<[number, string, string, string | null, string, number, number, number, number, number]>(
@@ -52,6 +65,11 @@ export class StructureRepo {
     );
     this.copyImportsStmt = db.prepare<[number, number]>('INSERT INTO imports(file_id, line, kind, source, names) SELECT ?, line, kind, source, names FROM imports WHERE file_id = ? ORDER BY id');
     this.inFileStmt = db.prepare<[string], RawSymbol>(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.start_line, s.start_col`);
+    this.spansStmt = db.prepare<[number], DefinitionSpan>(
+      `SELECT name, kind, container, start_line AS startLine, start_col AS startCol, end_line AS endLine, end_col AS endCol
+       FROM symbols WHERE file_id = ? ORDER BY start_line, start_col`,
+    );
+    this.importLinesStmt = db.prepare<[number], { line: number }>('SELECT line FROM imports WHERE file_id = ? ORDER BY line');
     this.importsOfStmt = db.prepare<[string], RawImport>(
       'SELECT f.path AS path, i.line AS line, i.kind AS kind, i.source AS source, i.names AS names FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line',
     );
@@ -115,6 +133,16 @@ export class StructureRepo {
       .prepare("SELECT count(*) AS n, max(id) AS m, (SELECT value FROM meta WHERE key = 'last_pass_at') AS t FROM symbols")
       .get() as { n: number; m: number | null; t: string | null };
     return `${r.n}:${r.m ?? 0}:${r.t ?? ''}`;
+  }
+
+  /** The definitions of the file with row id `fileId`, in source order, with only what locates them (a reference search's windows). */
+  definitionSpans(fileId: number): DefinitionSpan[] {
+    return this.spansStmt.all(fileId);
+  }
+
+  /** The lines where imports of the file with row id `fileId` start. */
+  importLines(fileId: number): Array<{ line: number }> {
+    return this.importLinesStmt.all(fileId);
   }
 
   /** Definitions in one file, in source order. */

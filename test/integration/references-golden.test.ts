@@ -15,6 +15,10 @@ import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { unpackBody } from '../../src/store/content-codec.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
+import { IndexStore } from '../../src/store/index-store.js';
+import { findReferences } from '../../src/search/references.js';
+import { holdingText, nameCandidates } from '../../src/search/name-occurrences.js';
+import { ParsedFiles } from '../../src/search/parsed-files.js';
 import { isolatedEnv, tempDir } from '../helpers/temp.js';
 
 const INPUTS = fileURLToPath(new URL('../golden/parse/', import.meta.url));
@@ -72,6 +76,42 @@ describe('references: identifier uses parsed at query time, against the golden',
       }
     } finally {
       engine.close();
+    }
+  });
+
+  it('parsed by windows wherever they check out (windowMinChars 0): the same golden, with fewer characters parsed', async () => {
+    const store = IndexStore.open(db, { create: false });
+    try {
+      for (const [name, want] of Object.entries(golden)) {
+        const r = await findReferences(store, name, 5000, { windowMinChars: 0 });
+        expect({ name, total: r.total, refs: r.files.flatMap((g) => g.references.map((x) => `${g.path} ${x.line}:${x.column} ${x.kind}`)) }).toEqual({ name, ...want });
+      }
+      // per file and name, the windows give the whole file's kinds from part of its text
+      let compared = 0;
+      let [windowChars, wholeChars] = [0, 0];
+      for (const name of Object.keys(golden).filter((_, i) => i % 3 === 0)) {
+        for (const file of nameCandidates(store, name).files) {
+          const text = holdingText(store, file, name);
+          if (text === undefined) continue;
+          const byWindows = new ParsedFiles(store, { windowMinChars: 0 });
+          const whole = new ParsedFiles(store, { windowMinChars: Infinity });
+          try {
+            const want = await whole.uses(file, name, text);
+            expect({ name, path: file.path, uses: await byWindows.uses(file, name, text) }).toEqual({ name, path: file.path, uses: want });
+            if (want) compared++;
+            windowChars += byWindows.parsedChars;
+            wholeChars += whole.parsedChars;
+          } finally {
+            byWindows.close();
+            whole.close();
+          }
+        }
+      }
+      expect(compared).toBeGreaterThan(100);
+      // 644K of 980K characters on these small files (windows that do not check out cost a whole parse on top)
+      expect(windowChars).toBeLessThan(wholeChars * 0.75);
+    } finally {
+      store.close();
     }
   });
 
