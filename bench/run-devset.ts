@@ -230,6 +230,26 @@ export const VARIANTS: Record<string, ConfigInput> = {
   ),
   'long:pool200': { search: { fusion: { filePriorPool: 200 } } } as ConfigInput,
   'long:pool300': { search: { fusion: { filePriorPool: 300 } } } as ConfigInput,
+  /** Issue 18 (longterms): the words of long queries (`search.ranking.longTerms`: title/code weights, meta words, frames, term selection). */
+  ...Object.fromEntries(
+    [
+      ['title0', { title: 0 }],
+      ['title2', { title: 2 }],
+      ['code0', { code: 0 }],
+      ['code2', { code: 2 }],
+      ['title0code2', { title: 0, code: 2 }],
+      ['meta', { metaWords: true }],
+      ['frames', { frames: true }],
+      ['max24', { maxGroups: 24 }],
+      ['max30', { maxGroups: 30 }],
+      ['max60', { maxGroups: 60 }],
+      ['df.1', { maxDfRatio: 0.1 }],
+      ['df.05', { maxDfRatio: 0.05 }],
+      ['selw', { selectByWeight: true }],
+      ['selw+max30', { selectByWeight: true, maxGroups: 30 }],
+      ['meta+title0', { metaWords: true, title: 0 }],
+    ].map(([name, s]) => [`lt:${name as string}`, ranking({ longTerms: s as object })]),
+  ),
   /** Issue 18: the name match in the blend (`search.fusion.blendNames`), natural-language queries. */
   'names.1': { search: { fusion: { blendNames: 0.1 } } } as ConfigInput,
   'names.2': { search: { fusion: { blendNames: 0.2 } } } as ConfigInput,

@@ -48,6 +48,33 @@ export const kindRankingSchema = z
   .strict();
 
 /**
+ * The words of a long query (issue 18, longterms; docs/DESIGN.md "Query processing"): how they
+ * are weighed and which are searched for. The defaults are the weighing before it was tunable.
+ */
+export const longTermsSchema = z
+  .object({
+    /** Added to the weight of a word in the title (first line). Range 0–3; default 1. */
+    title: z.number().int().min(0).max(3).default(1),
+    /** Added to the weight of a word written as code (backticks, identifiers, frames). Range 0–3; default 1. */
+    code: z.number().int().min(0).max(3).default(1),
+    /** Leave out the words of the pull-request and issue process ("Fixes", "PR", "reported") unless written as code. Default false. */
+    metaWords: z.boolean().default(false),
+    /**
+     * Stack-trace frames: a frame whose file the index does not hold and whose path is a library's or
+     * the runtime's (site-packages, node_modules, lib/python3.x, <frozen ...>) is left out, with the
+     * source line under it. Default false. Local indexes only (the team store keeps every frame).
+     */
+    frames: z.boolean().default(false),
+    /** Most term groups searched for. Range 1–100; default 40. */
+    maxGroups: z.number().int().min(1).max(100).default(40),
+    /** A group in more than this share of chunks is left out when rarer ones exist. Range 0.001–1; default 0.2. */
+    maxDfRatio: z.number().min(0.001).max(1).default(0.2),
+    /** Term selection ranks groups by idf × (1 + ln count) × their title/code weight (not only idf × count). Default false. */
+    selectByWeight: z.boolean().default(false),
+  })
+  .strict();
+
+/**
  * Ranking techniques beyond BM25, each switchable for ablation (`scry eval` compares them). The
  * defaults are the configuration tuned on the development benchmark (docs/DESIGN.md "Ranking").
  */
@@ -55,6 +82,8 @@ export const rankingSchema = z
   .object({
     /** Long queries: title words and words written as code count up to 3× the prose. Default true. */
     queryWeights: z.boolean().default(true),
+    /** The words of long queries: weights, meta words, stack-trace frames, term selection (longTermsSchema). */
+    longTerms: longTermsSchema.default({ title: 1, code: 1, metaWords: false, frames: false, maxGroups: 40, maxDfRatio: 0.2, selectByWeight: false }),
     /** Score multiplier for a chunk defining a symbol the query names. Range 1–5; 1 is off. */
     definitionBoost: z.number().min(1).max(5).default(1.25),
     /** Share of a test chunk's score passed to the source file it tests. Range 0–1; 0 is off. */

@@ -3,6 +3,7 @@
  * traces, error logs): what to leave out, and which words say the most. Pure; see docs/DESIGN.md
  * "Query understanding".
  */
+import { parseFrames, type Frame } from './traceback.js';
 
 /** What a long query says, once the noise is out. */
 export interface UnderstoodQuery {
@@ -75,8 +76,28 @@ export function stripNoise(text: string): string {
   return out.join('\n');
 }
 
-export function understandQuery(raw: string): UnderstoodQuery {
-  const text = stripNoise(raw);
+/** How a long query is understood beyond the defaults. */
+export interface UnderstandOptions {
+  /**
+   * A stack-trace frame this returns true for is left out (its line and the source line under it):
+   * a library's or the runtime's frame (traceback.ts `isOwnFrame`). Default: every frame is kept.
+   */
+  readonly dropFrame?: ((frame: Frame) => boolean) | undefined;
+}
+
+/** The text without the frames `drop` says to leave out. */
+export function dropFrames(text: string, drop: (frame: Frame) => boolean): string {
+  const gone = new Set(parseFrames(text).filter(drop).flatMap((f) => f.lines));
+  if (gone.size === 0) return text;
+  return text
+    .split('\n')
+    .filter((_l, i) => !gone.has(i))
+    .join('\n');
+}
+
+export function understandQuery(raw: string, options: UnderstandOptions = {}): UnderstoodQuery {
+  const stripped = stripNoise(raw);
+  const text = options.dropFrame ? dropFrames(stripped, options.dropFrame) : stripped;
   // the title is the first line of prose: not a code fence, a traceback header or a stack frame
   const firstLine = text.split('\n').find((l) => /[\p{L}\p{N}]/u.test(l) && !/^\s*(?:```|~~~|Traceback \(most recent call last\)|at\s+\S)/.test(l)) ?? '';
   const title = firstLine.replace(CONVENTIONAL_RE, '').trim();

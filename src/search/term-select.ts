@@ -15,10 +15,18 @@ export interface SelectParams {
    * word the user typed counts, and 0.2 for long ones (issue bodies, stack traces).
    */
   readonly maxDfRatio: number;
+  /** Rank groups by their query weight too (a long query's title and code words, query-parse.ts): `… × weight`. Default false. */
+  readonly byWeight?: boolean | undefined;
 }
 
 export const DEFAULT_SELECT_PARAMS: SelectParams = { maxGroups: 24, maxDfRatio: 0.5 };
 export const LONG_QUERY_SELECT_PARAMS: SelectParams = { maxGroups: 40, maxDfRatio: 0.2 };
+
+/** The selection knobs of a query: `search.ranking.longTerms` for a long one, the defaults for the rest. */
+export function selectParamsFor(long: boolean, longTerms?: { readonly maxGroups: number; readonly maxDfRatio: number; readonly selectByWeight: boolean }): SelectParams {
+  if (!long) return DEFAULT_SELECT_PARAMS;
+  return longTerms ? { maxGroups: longTerms.maxGroups, maxDfRatio: longTerms.maxDfRatio, byWeight: longTerms.selectByWeight } : LONG_QUERY_SELECT_PARAMS;
+}
 
 export type DropReason = 'not_in_index' | 'too_common' | 'over_limit';
 
@@ -54,7 +62,7 @@ export function selectGroups(groups: readonly TermGroup[], dfOf: (word: string) 
   const dropped: { raw: string; reason: DropReason }[] = [];
   const scored = groups.map((g) => {
     const df = groupDf(g, dfOf);
-    const weight = idf(df, Math.max(totalChunks, df)) * (1 + Math.log(g.count)) * (g.kind === 'word' ? 1 : 1.5);
+    const weight = idf(df, Math.max(totalChunks, df)) * (1 + Math.log(g.count)) * (g.kind === 'word' ? 1 : 1.5) * (params.byWeight ? g.weight : 1);
     return { g, df, weight };
   });
   let live = scored.filter((s) => {
