@@ -9,14 +9,14 @@ import { compileFilters, type SearchFilters } from './filters.js';
 import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
 import { classifyQuery, type QueryKind } from './query-kind.js';
 import { parseQuery } from './query-parse.js';
-import { dropFrames, stripNoise } from './query-understand.js';
+import { applyFrameFates, stripNoise } from './query-understand.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
 import { addFileSupport, aggregateFiles, applyPriors, applyStructure, blendFileScore, capPerFile, decayPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
 import { pdfCitation, type SearchResult } from './search-result.js';
 import { applyRecency } from './recency.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
 import { selectGroups, selectParamsFor, type DropReason } from './term-select.js';
-import { isOwnFrame, type Frame } from './traceback.js';
+import { frameFate, type Frame, type FrameFate } from './traceback.js';
 
 export interface LexicalParams {
   readonly query: string;
@@ -87,9 +87,10 @@ export const FILE_EVIDENCE_MIN_TERMS = 20;
 /** BM25 over the code-aware FTS fields, then overlap dedupe, optional file aggregation, snippets. */
 export function lexicalSearch(store: IndexStore, params: LexicalParams): LexicalOutcome {
   const lt = params.ranking.longTerms;
-  // a library's or the runtime's stack frame is left out when `longTerms.frames` is on (traceback.ts)
-  const dropFrame = lt.frames ? (f: Frame): boolean => !isOwnFrame(f, (p) => store.read(() => store.files.info(p)) !== undefined) : undefined;
-  const parsed = parseQuery(params.query, { weighLong: params.ranking.queryWeights, longTerms: lt, dropFrame });
+  // with `longTerms.frames`, a library's stack frame is left out and the project's written with the index's path (traceback.ts)
+  const frames = lt.frames ? (f: Frame): FrameFate => frameFate(f, (p) => store.read(() => store.files.info(p)) !== undefined) : undefined;
+  const defined = lt.fences ? (name: string): boolean => store.read(() => store.structure.byName(name, undefined, 1)).length > 0 : undefined;
+  const parsed = parseQuery(params.query, { weighLong: params.ranking.queryWeights, longTerms: lt, frames, defined });
   const filter = compileFilters(params.filters);
   const words = [...new Set(parsed.groups.flatMap((g) => g.alternatives.flat()))];
   const stats = store.read(() => store.search.termStats(words));
@@ -141,7 +142,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode, nonDefinition: r.nonDefinition };
   let evidence: FileEvidenceOutcome | undefined;
   if (fileEvidenceOn) {
-    evidence = gatherFileEvidence(store, { text: parsed.long ? longText(params.query, dropFrame) : params.query, kept: selection.kept, keptDf: selection.keptDf, expression, weights, candidates, filter, priors }, r);
+    evidence = gatherFileEvidence(store, { text: parsed.long ? longText(params.query, frames) : params.query, kept: selection.kept, keptDf: selection.keptDf, expression, weights, candidates, filter, priors }, r);
     candidates = evidence.candidates;
   }
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
@@ -176,10 +177,10 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   return { results, ...common };
 }
 
-/** A long text as file evidence reads it: the noise out, and the frames `dropFrame` leaves out. */
-function longText(query: string, dropFrame: ((f: Frame) => boolean) | undefined): string {
+/** A long text as file evidence reads it: the noise out, and the frames' fates applied. */
+function longText(query: string, frames: ((f: Frame) => FrameFate) | undefined): string {
   const text = stripNoise(query);
-  return dropFrame ? dropFrames(text, dropFrame) : text;
+  return frames ? applyFrameFates(text, frames) : text;
 }
 
 /** `search.weights` in FTS column order, as bm25() takes them. */

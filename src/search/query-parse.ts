@@ -1,8 +1,8 @@
 import { cjkBigrams, cjkPieces, hasCjk, isCompoundIdentifier, splitIdentifier } from '../core/code-tokens.js';
 import { EngineError } from '../core/errors.js';
-import { understandQuery } from './query-understand.js';
+import { understandQuery, type UnderstoodQuery } from './query-understand.js';
 import { STOP_WORDS } from './stop-words.js';
-import type { Frame } from './traceback.js';
+import type { Frame, FrameFate } from './traceback.js';
 
 /** Largest query accepted, in UTF-8 bytes (an issue body or a stack trace fits). */
 export const MAX_QUERY_BYTES = 50 * 1024;
@@ -43,8 +43,13 @@ export interface ParseOptions {
   readonly weighLong?: boolean;
   /** How a long query's words are weighed and which are left out (`search.ranking.longTerms`); default LONG_TERM_DEFAULTS. */
   readonly longTerms?: LongTermOptions | undefined;
-  /** A stack-trace frame of a long query this returns true for is left out (query-understand.ts `dropFrame`). */
-  readonly dropFrame?: ((frame: Frame) => boolean) | undefined;
+  /**
+   * Whether the index defines a name (case-insensitive), for `longTerms.fences`: a word only the
+   * text's code blocks hold counts as code when the project defines it, and is left out when not.
+   */
+  readonly defined?: ((name: string) => boolean) | undefined;
+  /** What becomes of each stack-trace frame of a long query (query-understand.ts `frames`); default: all kept. */
+  readonly frames?: ((frame: Frame) => FrameFate) | undefined;
 }
 
 /** The weighing of a long query's groups (`search.ranking.longTerms`, docs/DESIGN.md "Query processing"). */
@@ -55,9 +60,13 @@ export interface LongTermOptions {
   readonly code: number;
   /** Leave out the words of the pull-request and issue process (LONG_META_WORDS) unless written as code. Default false. */
   readonly metaWords: boolean;
+  /** Added to the weight of a group the text repeats (twice or more). Default 0. */
+  readonly repeated?: number | undefined;
+  /** The user's code blocks: names the project defines count as code, the rest (local names) are left out (needs `defined`). Default false. */
+  readonly fences?: boolean | undefined;
 }
 
-export const LONG_TERM_DEFAULTS: LongTermOptions = { title: 1, code: 1, metaWords: false };
+export const LONG_TERM_DEFAULTS: LongTermOptions = { title: 1, code: 1, metaWords: false, repeated: 0 };
 
 /** Most a group's weight reaches with the default weighing (its phrase is repeated this often in the FTS5 expression). */
 export const MAX_GROUP_WEIGHT = 3;
@@ -158,15 +167,16 @@ function writtenAsCode(g: TermGroup, code: ReadonlySet<string>): boolean {
 
 /**
  * Weight of each group of a long query: 1, plus `title` when it occurs in the title, plus `code`
- * when it is written as code (by default 1 each, at most 3).
+ * when it is written as code, plus `repeated` when the text repeats it (by default 1, 1, 0: at most 3).
  */
 function weigh(groups: TermGroup[], title: string, code: ReadonlySet<string>, w: LongTermOptions): void {
   const titleWords = new Set(words(title));
-  const cap = w.title + w.code > 2 ? MAX_LONG_GROUP_WEIGHT : MAX_GROUP_WEIGHT;
+  const rep = w.repeated ?? 0;
+  const cap = w.title + w.code + rep > 2 ? MAX_LONG_GROUP_WEIGHT : MAX_GROUP_WEIGHT;
   for (const g of groups) {
     const main = g.alternatives[0]!;
     const inTitle = main.every((x) => titleWords.has(x)) || titleWords.has(main.join(''));
-    g.weight = Math.max(1, Math.min(cap, Math.round(1 + w.title * Number(inTitle) + w.code * Number(writtenAsCode(g, code)))));
+    g.weight = Math.max(1, Math.min(cap, Math.round(1 + w.title * Number(inTitle) + w.code * Number(writtenAsCode(g, code)) + rep * Number(g.count > 1))));
   }
 }
 
@@ -174,6 +184,25 @@ function weigh(groups: TermGroup[], title: string, code: ReadonlySet<string>, w:
 function dropMetaWords(groups: Map<string, TermGroup>, code: ReadonlySet<string>): void {
   const meta = [...groups.values()].filter((g) => g.kind === 'word' && LONG_META_WORDS.has(g.alternatives[0]![0]!) && !writtenAsCode(g, code));
   if (meta.length < groups.size) for (const g of meta) groups.delete(g.key);
+}
+
+/**
+ * The words only the user's code blocks hold: a name the project defines is written as code (the
+ * returned set adds it), any other (a local variable, a library's name) is left out, unless
+ * nothing else would be left.
+ */
+function sortFenceWords(groups: Map<string, TermGroup>, u: UnderstoodQuery, defined: (name: string) => boolean): ReadonlySet<string> {
+  const code = new Set(u.code);
+  const local: string[] = [];
+  for (const g of groups.values()) {
+    if (g.kind !== 'word' && g.kind !== 'identifier') continue;
+    const name = g.alternatives[0]!.join('');
+    if (!u.fenceOnly.has(name)) continue;
+    if (defined(name)) code.add(name);
+    else local.push(g.key);
+  }
+  if (local.length < groups.size) for (const k of local) groups.delete(k);
+  return code;
 }
 
 /** Longer than 200 characters, or spanning lines: an issue body, a commit message, a stack trace. */
@@ -193,7 +222,7 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
   const bytes = Buffer.byteLength(input, 'utf8');
   if (bytes > MAX_QUERY_BYTES) throw new EngineError('QUERY_TOO_LONG', { bytes, limit: MAX_QUERY_BYTES });
   const long = isLongQuery(input);
-  const understood = long && options.weighLong !== false ? understandQuery(input, { dropFrame: options.dropFrame }) : undefined;
+  const understood = long && options.weighLong !== false ? understandQuery(input, { frames: options.frames }) : undefined;
   const longTerms = options.longTerms ?? LONG_TERM_DEFAULTS;
   // a query that is all noise keeps its words rather than failing as empty
   const text = understood && /[\p{L}\p{N}]/u.test(understood.text) ? understood.text : input;
@@ -242,9 +271,10 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
     add(g);
   }
   if (understood && longTerms.metaWords) dropMetaWords(groups, understood.code);
+  const code = understood && longTerms.fences && options.defined ? sortFenceWords(groups, understood, options.defined) : understood?.code;
   if (groups.size === 0) for (const g of stopped) add(g);
   if (!long) addJoinedPairs(rest, add);
   if (groups.size === 0) throw new EngineError('QUERY_EMPTY');
-  if (understood) weigh([...groups.values()], understood.title, understood.code, longTerms);
+  if (understood) weigh([...groups.values()], understood.title, code ?? understood.code, longTerms);
   return { groups: [...groups.values()], long };
 }

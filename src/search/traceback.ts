@@ -67,13 +67,33 @@ export function frameSuffixes(path: string): string[] {
   return out;
 }
 
+/** What becomes of a frame: left out (`drop`), its path written as the index holds it, or kept as written. */
+export type FrameFate = 'drop' | 'keep' | { readonly path: string };
+
 /**
- * Whether a frame is the project's: its file is in the index under one of `frameSuffixes` (at least
- * a directory and a file name, or the whole path when it has no directory), or, when none is,
- * its path is not a library's or the runtime's.
+ * A frame's file as the index holds it: the longest of `frameSuffixes` the index has (one with a
+ * directory, or the file name alone when the frame has no directory).
+ */
+export function indexedFramePath(frame: Frame, indexed: (relPath: string) => boolean): string | undefined {
+  const suffixes = frameSuffixes(frame.path);
+  return suffixes.find((s, i) => (s.includes('/') || i === suffixes.length - 1) && indexed(s));
+}
+
+/**
+ * Whether a frame is the project's: its file is in the index (`indexedFramePath`) or, when it is
+ * not, its path is not a library's or the runtime's.
  */
 export function isOwnFrame(frame: Frame, indexed: (relPath: string) => boolean): boolean {
-  const suffixes = frameSuffixes(frame.path);
-  if (suffixes.some((s, i) => (s.includes('/') || i === suffixes.length - 1) && indexed(s))) return true;
-  return !LIBRARY_PATH.test(frame.path.replace(/\\/g, '/'));
+  return indexedFramePath(frame, indexed) !== undefined || !LIBRARY_PATH.test(frame.path.replace(/\\/g, '/'));
+}
+
+/**
+ * The fate of a frame (`search.ranking.longTerms.frames`): a library's or the runtime's frame is
+ * left out; a frame whose file the index holds is written with the index's path (the user's
+ * `/opt/conda/.../site-packages/` or checkout prefix says nothing); any other is kept.
+ */
+export function frameFate(frame: Frame, indexed: (relPath: string) => boolean): FrameFate {
+  const path = indexedFramePath(frame, indexed);
+  if (path !== undefined) return path === frame.path ? 'keep' : { path };
+  return LIBRARY_PATH.test(frame.path.replace(/\\/g, '/')) ? 'drop' : 'keep';
 }

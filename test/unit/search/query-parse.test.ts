@@ -184,6 +184,23 @@ describe('parseQuery: group weights', () => {
     expect(parseQuery('Fixes reported\nthanks', { longTerms: { title: 1, code: 1, metaWords: true } }).groups.length).toBeGreaterThan(0);
   });
 
+  it('sorts the words only a code block holds with fences: the project\'s names are code, local names go', () => {
+    const text = ['LoadImage drops the affine of a NIfTI file', '', '```python', 'img = LoadImage(image_only=True)(path)', 'print(img.affine)', '```', 'The affine is lost.'].join('\n');
+    const project = new Set(['loadimage', 'image_only']);
+    const opts = { longTerms: { title: 1, code: 1, metaWords: false, fences: true }, defined: (n: string) => project.has(n) };
+    const on = weights(text, opts);
+    const off = weights(text);
+    expect(off['w:img']).toBe(2); // a local name, searched (as code: `img.affine`)
+    expect(off['w:path']).toBe(1);
+    expect(on['w:img']).toBeUndefined();
+    expect(on['w:path']).toBeUndefined();
+    expect(on['w:print']).toBeUndefined();
+    expect(on['i:image_only']).toBe(2); // defined by the project: code
+    expect(on['w:affine']).toBe(off['w:affine']); // also in the prose: untouched
+    // without `defined` (the team store), fences changes nothing
+    expect(weights(text, { longTerms: opts.longTerms })).toEqual(off);
+  });
+
   it('treats a multi-line query as long even when short', () => {
     const p = parseQuery('Crash in `loadConfig`\nafter upgrade');
     expect(p.long).toBe(true);

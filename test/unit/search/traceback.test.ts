@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dropFrames, understandQuery } from '../../../src/search/query-understand.js';
-import { frameSuffixes, isOwnFrame, parseFrames, type Frame } from '../../../src/search/traceback.js';
+import { applyFrameFates, understandQuery } from '../../../src/search/query-understand.js';
+import { frameFate, frameSuffixes, isOwnFrame, parseFrames, type Frame, type FrameFate } from '../../../src/search/traceback.js';
 
 const TRACE = [
   'Loading the bundle fails with a KeyError',
@@ -18,6 +18,8 @@ const TRACE = [
 
 const indexed = new Set(['monai/bundle/scripts.py', 'monai/networks/nets/unet.py']);
 const own = (f: Frame): boolean => isOwnFrame(f, (p) => indexed.has(p));
+const fate = (f: Frame): FrameFate => frameFate(f, (p) => indexed.has(p));
+const dropFrames = (text: string, drop: (f: Frame) => boolean): string => applyFrameFates(text, (f) => (drop(f) ? 'drop' : 'keep'));
 
 describe('parseFrames', () => {
   it('reads Python frames with the source line printed under each', () => {
@@ -57,12 +59,25 @@ describe('frameSuffixes and isOwnFrame', () => {
   });
 });
 
+describe('frameFate and applyFrameFates', () => {
+  it('drops library frames, writes the project\'s with the index\'s path, keeps the rest', () => {
+    expect(parseFrames(TRACE).map(fate)).toEqual(['keep', { path: 'monai/bundle/scripts.py' }, 'drop', 'drop']);
+    const text = applyFrameFates(TRACE, fate);
+    expect(text).toContain('  File "monai/bundle/scripts.py", line 812, in run');
+    expect(text).not.toMatch(/site-packages|conda|torch/);
+    // the path phrase and its words now are the index's: no `opt`, `conda`, `packages` groups
+    const code = understandQuery(TRACE, { frames: fate }).code;
+    for (const w of ['conda', 'packages', 'opt', 'python3']) expect(code.has(w)).toBe(false);
+    for (const w of ['monai', 'bundle', 'scripts', 'run']) expect(code.has(w)).toBe(true);
+  });
+});
+
 describe('dropFrames', () => {
   it('leaves out a library frame and its source line, so its words are not written as code', () => {
     const kept = dropFrames(TRACE, (f) => !own(f));
     expect(kept).not.toMatch(/_call_impl|forward_call|torch|importlib/);
     expect(kept).toMatch(/monai\/bundle\/scripts\.py/);
-    const code = understandQuery(TRACE, { dropFrame: (f) => !own(f) }).code;
+    const code = understandQuery(TRACE, { frames: (f) => (own(f) ? 'keep' : 'drop') }).code;
     expect(code.has('_call_impl')).toBe(false);
     expect(code.has('scripts')).toBe(true);
     // without the option every frame counts as code, as before
@@ -99,6 +114,22 @@ describe('dropFrames', () => {
         if (!dropAll) expect(dropFrames(out, drop)).toBe(out);
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('rewriting paths changes only frame lines, never the line count (property)', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 20 }), fc.string({ maxLength: 20 }), (ls, to) => {
+        const text = ls.join('\n');
+        const frameLines = new Set(parseFrames(text).map((f) => f.lines[0]!));
+        const out = applyFrameFates(text, () => ({ path: to })).split('\n');
+        const inLines = text.split('\n');
+        expect(out.length).toBe(inLines.length);
+        inLines.forEach((l, i) => {
+          if (!frameLines.has(i)) expect(out[i]).toBe(l);
+        });
+      }),
+      { numRuns: 500 },
     );
   });
 });
