@@ -255,6 +255,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
       ['title2+code2', { title: 2, code: 2 }],
       ['max60+df.3', { maxGroups: 60, maxDfRatio: 0.3 }],
       ['fences', { fences: true }],
+      ['fileflat', { fileWeights: false }],
+      ['fileflat+meta', { fileWeights: false, metaWords: true }],
       ['fences+meta', { fences: true, metaWords: true }],
       ['fences+frames', { fences: true, frames: true }],
     ].map(([name, s]) => [`lt:${name as string}`, ranking({ longTerms: s as object })]),

@@ -69,6 +69,8 @@ export const longTermsSchema = z
      * source line under it. Default false. Local indexes only (the team store keeps every frame).
      */
     frames: z.boolean().default(false),
+    /** File scoring (`fileScore`) weighs each group as the chunk expression does; false counts every group once. Default true. */
+    fileWeights: z.boolean().default(true),
     /** Most term groups searched for. Range 1–100; default 40. */
     maxGroups: z.number().int().min(1).max(100).default(40),
     /** A group in more than this share of chunks is left out when rarer ones exist. Range 0.001–1; default 0.2. */
@@ -87,7 +89,7 @@ export const rankingSchema = z
     /** Long queries: title words and words written as code count up to 3× the prose. Default true. */
     queryWeights: z.boolean().default(true),
     /** The words of long queries: weights, meta words, stack-trace frames, term selection (longTermsSchema). */
-    longTerms: longTermsSchema.default({ title: 1, code: 1, repeated: 0, fences: false, metaWords: false, frames: false, maxGroups: 40, maxDfRatio: 0.2, selectByWeight: false }),
+    longTerms: longTermsSchema.default({ title: 1, code: 1, repeated: 0, fences: false, metaWords: false, frames: false, fileWeights: true, maxGroups: 40, maxDfRatio: 0.2, selectByWeight: false }),
     /** Score multiplier for a chunk defining a symbol the query names. Range 1–5; 1 is off. */
     definitionBoost: z.number().min(1).max(5).default(1.25),
     /** Share of a test chunk's score passed to the source file it tests. Range 0–1; 0 is off. */

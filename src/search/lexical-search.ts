@@ -142,7 +142,9 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode, nonDefinition: r.nonDefinition };
   let evidence: FileEvidenceOutcome | undefined;
   if (fileEvidenceOn) {
-    evidence = gatherFileEvidence(store, { text: parsed.long ? longText(params.query, frames) : params.query, kept: selection.kept, keptDf: selection.keptDf, expression, weights, candidates, filter, priors }, r);
+        // `longTerms.fileWeights` false: file scoring counts every kept group once (the chunk expression keeps the weights)
+    const fileKept = lt.fileWeights ? selection.kept : selection.kept.map((g) => ({ ...g, weight: 1 }));
+    evidence = gatherFileEvidence(store, { text: parsed.long ? longText(params.query, frames) : params.query, kept: fileKept, keptDf: selection.keptDf, expression, weights, candidates, filter, priors }, r);
     candidates = evidence.candidates;
   }
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));

@@ -79,12 +79,8 @@ export const MAX_LONG_GROUP_WEIGHT = 5;
  * `versioneer.py` into the top 5 (bench/long-terms.ts).
  */
 export const LONG_META_WORDS: ReadonlySet<string> = new Set(
-  ('fix fixes fixed fixing close closes closed resolve resolves resolved pr prs issue issues reported report reporting bug bugs ' +
-    'thanks thank hi hello sorry currently also would like maybe think seems seem probably actually really already ' +
-    'later earlier instead though however something anything everything someone users user like just able unable ' +
-    'related description describe details detail summary changes change changed proposed propose add adds added adding ' +
-    'update updates updated updating support supports supported new now still reproduce reproduced reproducible work works working')
-    .split(/\s+/),
+  ('fixes fixed closes closed resolves resolved pr prs issue issues reported reporter thanks thank hi hello sorry cc ' +
+    'currently also maybe probably actually really already someone').split(/\s+/),
 );
 
 const TOKEN_RE = /[\p{L}\p{N}_$]+(?:(?:\.|::|->|\/|-)[\p{L}\p{N}_$]+)*/gu;
