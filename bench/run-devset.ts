@@ -256,6 +256,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
       ['max60+df.3', { maxGroups: 60, maxDfRatio: 0.3 }],
       ['fences', { fences: true }],
       ['fileflat', { fileWeights: false }],
+      ['codedef', { codeDefined: true }],
+      ['codedef+code2', { codeDefined: true, code: 2 }],
       ['fileflat+meta', { fileWeights: false, metaWords: true }],
       ['fences+meta', { fences: true, metaWords: true }],
       ['fences+frames', { fences: true, frames: true }],

@@ -61,6 +61,8 @@ export const longTermsSchema = z
     repeated: z.number().int().min(0).max(2).default(0),
     /** The user's code blocks: a word only they hold counts as code when the project defines it, and is left out when not (a local name). Default false. */
     fences: z.boolean().default(false),
+    /** A word written as code counts as code only when the project defines a symbol of that name (local indexes only). Default false. */
+    codeDefined: z.boolean().default(false),
     /** Leave out the words of the pull-request and issue process ("Fixes", "PR", "reported") unless written as code. Default false. */
     metaWords: z.boolean().default(false),
     /**
@@ -89,7 +91,7 @@ export const rankingSchema = z
     /** Long queries: title words and words written as code count up to 3× the prose. Default true. */
     queryWeights: z.boolean().default(true),
     /** The words of long queries: weights, meta words, stack-trace frames, term selection (longTermsSchema). */
-    longTerms: longTermsSchema.default({ title: 1, code: 1, repeated: 0, fences: false, metaWords: false, frames: false, fileWeights: true, maxGroups: 40, maxDfRatio: 0.2, selectByWeight: false }),
+    longTerms: longTermsSchema.default({ title: 1, code: 1, repeated: 0, fences: false, codeDefined: false, metaWords: false, frames: false, fileWeights: true, maxGroups: 40, maxDfRatio: 0.2, selectByWeight: false }),
     /** Score multiplier for a chunk defining a symbol the query names. Range 1–5; 1 is off. */
     definitionBoost: z.number().min(1).max(5).default(1.25),
     /** Share of a test chunk's score passed to the source file it tests. Range 0–1; 0 is off. */

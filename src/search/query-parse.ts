@@ -64,6 +64,8 @@ export interface LongTermOptions {
   readonly repeated?: number | undefined;
   /** The user's code blocks: names the project defines count as code, the rest (local names) are left out (needs `defined`). Default false. */
   readonly fences?: boolean | undefined;
+  /** A word or identifier written as code gets `code` only when the project defines it (needs `defined`; phrases and paths keep it). Default false. */
+  readonly codeDefined?: boolean | undefined;
 }
 
 export const LONG_TERM_DEFAULTS: LongTermOptions = { title: 1, code: 1, metaWords: false, repeated: 0 };
@@ -165,14 +167,16 @@ function writtenAsCode(g: TermGroup, code: ReadonlySet<string>): boolean {
  * Weight of each group of a long query: 1, plus `title` when it occurs in the title, plus `code`
  * when it is written as code, plus `repeated` when the text repeats it (by default 1, 1, 0: at most 3).
  */
-function weigh(groups: TermGroup[], title: string, code: ReadonlySet<string>, w: LongTermOptions): void {
+function weigh(groups: TermGroup[], title: string, code: ReadonlySet<string>, w: LongTermOptions, defined?: (name: string) => boolean): void {
   const titleWords = new Set(words(title));
   const rep = w.repeated ?? 0;
   const cap = w.title + w.code + rep > 2 ? MAX_LONG_GROUP_WEIGHT : MAX_GROUP_WEIGHT;
   for (const g of groups) {
     const main = g.alternatives[0]!;
     const inTitle = main.every((x) => titleWords.has(x)) || titleWords.has(main.join(''));
-    g.weight = Math.max(1, Math.min(cap, Math.round(1 + w.title * Number(inTitle) + w.code * Number(writtenAsCode(g, code)) + rep * Number(g.count > 1))));
+    const single = g.kind === 'word' || g.kind === 'identifier';
+    const asCode = writtenAsCode(g, code) && (!w.codeDefined || !defined || !single || defined(main.join('')));
+    g.weight = Math.max(1, Math.min(cap, Math.round(1 + w.title * Number(inTitle) + w.code * Number(asCode) + rep * Number(g.count > 1))));
   }
 }
 
@@ -271,6 +275,6 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
   if (groups.size === 0) for (const g of stopped) add(g);
   if (!long) addJoinedPairs(rest, add);
   if (groups.size === 0) throw new EngineError('QUERY_EMPTY');
-  if (understood) weigh([...groups.values()], understood.title, code ?? understood.code, longTerms);
+  if (understood) weigh([...groups.values()], understood.title, code ?? understood.code, longTerms, options.defined);
   return { groups: [...groups.values()], long };
 }

@@ -201,6 +201,15 @@ describe('parseQuery: group weights', () => {
     expect(weights(text, { longTerms: opts.longTerms })).toEqual(off);
   });
 
+  it('gives a code word the code increment only when the project defines it, with codeDefined', () => {
+    const project = new Set(['handlerename', 'flushqueue']);
+    const w = weights(issue, { longTerms: { title: 1, code: 1, metaWords: false, codeDefined: true }, defined: (n: string) => project.has(n) });
+    expect(w['i:handlerename']).toBe(3); // defined: title + code
+    expect(w['i:flushqueue']).toBe(2);
+    expect(w['i:createwatcher']).toBe(1); // written as code, defined nowhere in the project
+    expect(w['p:src watch queue ts']).toBe(2); // paths keep it
+  });
+
   it('treats a multi-line query as long even when short', () => {
     const p = parseQuery('Crash in `loadConfig`\nafter upgrade');
     expect(p.long).toBe(true);
