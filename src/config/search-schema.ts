@@ -59,7 +59,7 @@ export const longTermsSchema = z
     code: z.number().int().min(0).max(3).default(1),
     /** Added to the weight of a word the text repeats (twice or more). Range 0–2; default 0. */
     repeated: z.number().int().min(0).max(2).default(0),
-    /** The user's code blocks: a word only they hold counts as code when the project defines it, and is left out when not (a local name). Default false. */
+    /** The user's code blocks: a word only they hold counts as code when the project defines it, and is left out when not (a local name). Local indexes only. Default false. */
     fences: z.boolean().default(false),
     /** A word written as code counts as code only when the project defines a symbol of that name (local indexes only). Default false. */
     codeDefined: z.boolean().default(false),
