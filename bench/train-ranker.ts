@@ -29,7 +29,6 @@ import { splitOfRepo } from './bench-repos.js';
 import { readResult } from './results.js';
 import { prng } from './stats.js';
 
-const NF = FEATURES.length;
 const VECTOR_FEATURES = new Set(FEATURES.flatMap((f, i) => (f.startsWith('cosine') ? [i] : [])));
 const LEX_RANK = FEATURES.indexOf('lexicalRank');
 const LEX = FEATURES.indexOf('lexical');
@@ -92,10 +91,12 @@ function pairsOf(queries: readonly DumpQuery[], maxPairs: number, seed: number):
  * Pairwise logistic loss by full-batch gradient descent. `lambda`: each pair weighs |ΔNDCG@10| of
  * swapping the two at the current ranking (LambdaRank), else each query's pairs weigh the same (RankNet).
  */
-export function trainPairwise(queries: readonly DumpQuery[], options: { l2: number; epochs: number; rate: number; seed: number; lambda: boolean }): number[] {
+export function trainPairwise(queries: readonly DumpQuery[], options: { l2: number; epochs: number; rate: number; seed: number; lambda: boolean; init?: readonly number[] }): number[] {
   const data = pairsOf(queries, options.lambda ? 3000 : 400, options.seed);
-  const w = new Array<number>(NF).fill(0);
-  w[LEX] = 1;
+  // the file ranker (train-file-ranker.ts) trains its own features from its own starting weights
+  const NF = options.init?.length ?? FEATURES.length;
+  const w = options.init ? [...options.init] : new Array<number>(NF).fill(0);
+  if (!options.init) w[LEX] = 1;
   for (let e = 0; e < options.epochs; e++) {
     const g = new Array<number>(NF).fill(0);
     let total = 0;
@@ -238,4 +239,5 @@ function main(): void {
   }
 }
 
-main();
+// run as a script, not when bench/train-file-ranker.ts imports trainPairwise
+if (process.argv[1]?.endsWith('train-ranker.ts')) main();

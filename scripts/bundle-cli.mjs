@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Bundles the CLI into one ESM file, dist/cli/scry.js, after `tsc` has built dist/ (issue 19: start-up).
+// Bundles the CLI into one ESM file, dist/cli/scry.js (with lazy chunks), and one CommonJS script,
+// dist/cli/scry.cjs (for runtimes without an ES module compile cache), after `tsc` has built dist/ (issue 19: start-up).
 // The library stays unbundled in dist/ with its types; this file is only what bin/scry.js runs.
 //
 // - Every module of src/ and the pure-JavaScript packages in INLINED are inlined; each command's
@@ -41,13 +42,38 @@ const externalByDefault = {
   },
 };
 
-/** Rewrites `import.meta.url` in a src/ module to the URL of its tsc output in dist/. */
-function distUrls(path, text) {
+/**
+ * Rewrites `import.meta.url` in a src/ module to the URL of its tsc output in dist/. In the script
+ * bundle (CommonJS, dist/cli/scry.cjs, run by src/cli/script-bundle.ts) it is computed from the
+ * bundle's own URL, `__scryBundleUrl`, which the loader passes in.
+ */
+function distUrls(path, text, script) {
   if (!text.includes('import.meta.url')) return text;
   const distFile = join(root, 'dist', relative(join(root, 'src'), path)).replace(/\.ts$/, '.js');
   const rel = relative(dirname(outfile), distFile).split(sep).join('/');
+  if (script) return text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, __scryBundleUrl).href`);
   // the module may land in the entry (dist/cli/) or in a chunk (dist/cli/chunks/): resolve from dist/cli/ either way
   return text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, new URL(/\\/chunks\\/[^/]*$/.test(import.meta.url) ? '../' : './', import.meta.url)).href`);
+}
+
+/**
+ * In the script bundle, a dynamic `import()` of a package left external calls `__scryImport`, the
+ * loader's own `import()` (src/cli/script-bundle.ts): V8 drops what a script's `import()` needs
+ * when its code comes from the code cache ("A dynamic import callback was not specified"). Only
+ * code forms are rewritten (`await import(`, `??= import(`, `=> import(`), never text in a string;
+ * imports of src/ modules and inlined packages stay `import()` for esbuild to bundle.
+ */
+function scriptImports(text) {
+  return text.replace(/(await\s+|\?\?=\s*|=>\s*)import\((?!\s*['"`](?:\.|(?:[^'"`]+)['"`]))/g, '$1__scryImport(').replace(
+    /(await\s+|\?\?=\s*|=>\s*)import\((\s*)(['"`])([^'"`]+)\3/g,
+    (all, before, space, quote, specifier) => (specifier.startsWith('.') || INLINED.has(packageName(specifier)) ? all : `${before}__scryImport(${space}${quote}${specifier}${quote}`),
+  );
+}
+
+/** Fails the build if the script bundle still holds a code-form `import()` (see scriptImports). */
+function checkScriptImports(file, text) {
+  const left = text.match(/(?:await\s*|\?\?=\s*|=>\s*)import\(/g);
+  if (left) throw new Error(`bundle-cli: ${file} holds ${left.length} dynamic import() the script loader cannot serve from its code cache: ${left.join(', ')}`);
 }
 
 /**
@@ -108,12 +134,13 @@ const lazyChildProcess = {
 };
 
 /** Loads src/**.ts through distUrls, and the surfaces' imports of src/index.ts through flattenPublicApi. */
-const srcLoader = {
+const srcLoader = (script) => ({
   name: 'scry-src',
   setup(b) {
     let sources;
     b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
-      let text = distUrls(args.path, await readFile(args.path, 'utf8'));
+      let text = distUrls(args.path, await readFile(args.path, 'utf8'), script);
+      if (script) text = scriptImports(text);
       if (SURFACE.test(args.path)) {
         sources ??= publicApiSources(await readFile(join(root, 'src', 'index.ts'), 'utf8'));
         text = flattenPublicApi(text, sources);
@@ -121,30 +148,39 @@ const srcLoader = {
       return { contents: text, loader: 'ts' };
     });
   },
-};
+});
 
 // chunk names carry content hashes: drop the previous build's
 await rm(join(dirname(outfile), 'chunks'), { recursive: true, force: true });
 
+const common = { bundle: true, platform: 'node', target: 'node20', absWorkingDir: root, legalComments: 'none', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
 const result = await build({
+  ...common,
   entryPoints: { scry: join(root, 'src', 'cli', 'main.ts') },
   outdir: dirname(outfile),
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  plugins: [lazyChildProcess, externalByDefault, srcLoader],
+  plugins: [lazyChildProcess, externalByDefault, srcLoader(false)],
   // Some bundled CommonJS packages call require() for Node builtins.
   banner: { js: "import { createRequire as __scryCreateRequire } from 'node:module'; const require = __scryCreateRequire(import.meta.url);" },
-  absWorkingDir: root,
-  legalComments: 'none',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
   metafile: true,
 });
+
+/**
+ * The same CLI as one CommonJS file, dist/cli/scry.cjs: what bin/scry.js runs for a command on a
+ * runtime without `module.enableCompileCache` (Node 20), as a `vm.Script` whose compiled code V8
+ * caches (src/cli/script-bundle.ts). Lazy imports of src/ become lazily initialised parts of the
+ * file; imports of external packages stay `import()` (run by the main context's loader) or `require`.
+ */
+await build({
+  ...common,
+  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+  outfile: join(dirname(outfile), 'scry.cjs'),
+  format: 'cjs',
+  plugins: [lazyChildProcess, externalByDefault, srcLoader(true)],
+});
+checkScriptImports('dist/cli/scry.cjs', await readFile(join(dirname(outfile), 'scry.cjs'), 'utf8'));
 
 if (process.env.SCRY_BUNDLE_META) await writeFile(process.env.SCRY_BUNDLE_META, JSON.stringify(result.metafile));
 

@@ -44,6 +44,8 @@ export const kindRankingSchema = z
     mentionBoost: z.number().min(0).max(5).optional(),
     /** As `search.ranking.learned`, for this kind (the learned ranker keeps its own per-file diversity). */
     learned: z.boolean().optional(),
+    /** As `search.ranking.fileRanker`, for this kind. */
+    fileRanker: z.boolean().optional(),
   })
   .strict();
 
@@ -130,6 +132,14 @@ export const rankingSchema = z
      */
     mentionBoost: z.number().min(0).max(5).default(0),
     /**
+     * The learned file ranker (issue 18; models/ranker/file-weights.json): when the file evidence
+     * of a long text ran (`fileScore` or `mentionBoost`, 20+ terms), the files of its pool of 100
+     * chunks are ordered by a linear model over file features (the file as a document, coverage,
+     * mentions, the chunks' scores, the model's file prior when the index has vectors) and each
+     * file's chunks follow in their order. Chunk lists only (`--files` keeps the rules). Default false.
+     */
+    fileRanker: z.boolean().default(false),
+    /**
      * Recency boost (issue 22, seed 001): score × (1 + recency × 0.5^(age / recencyHalfLifeDays)),
      * from each chunk's content timestamp; a chunk without one is neither boosted nor penalised.
      * Range 0–1; 0 (default, right for code) is off; document collections default to 0.15.
@@ -210,6 +220,15 @@ export const fusionSchema = z
      * words, the best-named kept, each scored by the lexical expression). Range 0–100; default 0 (off).
      */
     blendNameDepth: z.number().int().min(0).max(100).default(0),
+    /**
+     * In the blend: how many of the best files bring their other chunks to the candidates (issue 18,
+     * src/search/file-chunks.ts: the function a one-sentence description names often sits in the
+     * found file below the lexical top 50), each scored by the lexical expression and ranked by the
+     * same blend. Range 0–20; default 0 (off).
+     */
+    blendFileDepth: z.number().int().min(0).max(20).default(0),
+    /** What scores the found files' chunks: `main`, the expression that ranked the lexical list (default); `any`, every kept word OR'ed. */
+    blendFileExpression: z.enum(['main', 'any']).default('main'),
     /**
      * The blend weight per query kind (src/search/query-kind.ts): a kind whose weight is 0 is ranked
      * lexically (the vector list does not touch it), or by `filePrior` when that sets the kind. A kind not listed: `blend` for natural-language

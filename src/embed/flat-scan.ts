@@ -290,23 +290,34 @@ export class FlatVectorIndex {
 
   /**
    * The scores of the rows of `ids`, in the order given (ids without a row are left out): the
-   * scores `search` gives them, bit for bit (the same kernel, one row at a time), without scanning
-   * the other rows. For scoring a few known candidates, e.g. the lexical ones a blend reorders.
-   * Throws as `search` does on a wrong query.
+   * scores `search` gives them, bit for bit (the same kernel; each row's score is its own), without
+   * scanning the other rows. A run of ids in consecutive slots of one chunk (a file's chunks, loaded
+   * in id order) is one kernel call. For scoring known candidates, e.g. the lexical ones a blend
+   * reorders, or every chunk of a long query's files. Throws as `search` does on a wrong query.
    */
   scoreIds(query: Float32Array, ids: Iterable<number>): VectorHit[] {
     this.checkQuery(query);
     if (this.slots.size === 0) return [];
     const qScale = this.loadQuery(query);
-    const score = new Float32Array(this.buffer, this.layout.scoresOffset, 1);
-    const out: VectorHit[] = [];
+    const found: number[] = [];
+    const slots: number[] = [];
     for (const id of ids) {
       const slot = this.slots.slotFor(id);
       if (slot === undefined) continue;
-      const row = this.layout.rowOffset(slot);
-      if (this.storage === 'int8') this.kernel.scoreI8(0, row, this.layout.scaleIndex(slot) * 4, 1, this.layout.dp, qScale, this.layout.scoresOffset);
-      else this.kernel.dotF32(0, row, 1, this.layout.dp, this.layout.scoresOffset);
-      out.push({ id, score: score[0]! });
+      found.push(id);
+      slots.push(slot);
+    }
+    const scores = new Float32Array(this.buffer, this.layout.scoresOffset, this.chunkRows);
+    const out: VectorHit[] = [];
+    for (let i = 0; i < slots.length; ) {
+      const first = slots[i]!;
+      let n = 1;
+      while (i + n < slots.length && slots[i + n] === first + n && (first + n) % this.chunkRows !== 0) n++;
+      const row = this.layout.rowOffset(first);
+      if (this.storage === 'int8') this.kernel.scoreI8(0, row, this.layout.scaleIndex(first) * 4, n, this.layout.dp, qScale, this.layout.scoresOffset);
+      else this.kernel.dotF32(0, row, n, this.layout.dp, this.layout.scoresOffset);
+      for (let j = 0; j < n; j++) out.push({ id: found[i + j]!, score: scores[j]! });
+      i += n;
     }
     return out;
   }

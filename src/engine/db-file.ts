@@ -18,17 +18,11 @@ export function fileId(path: string): string | undefined {
  * new: `index --rebuild` must still be able to recover it).
  */
 export function storedRoot(dbPath: string): string | undefined {
-  let store: IndexStore;
   try {
-    store = IndexStore.open(dbPath, { create: false });
+    return IndexStore.peekMeta(dbPath, 'root') || undefined;
   } catch (err) {
     if (isEngineError(err) && err.code !== 'DB_LOCKED') return undefined;
     throw err;
-  }
-  try {
-    return store.meta.get('root') || undefined;
-  } finally {
-    store.close();
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { EngineError } from '../core/errors.js';
+import { parseFileRankModel, type FileRankModel } from '../search/file-rank.js';
 import { parseRankerModel, type RankerModel } from '../search/learned-rank.js';
 
 /** From src/engine/ and from dist/engine/ alike, two levels up is the package root. */
@@ -21,5 +22,22 @@ export function loadRankerModel(path = RANKER_WEIGHTS): RankerModel {
     return parseRankerModel(json);
   } catch (err) {
     throw new EngineError('MODEL_INVALID', { model: 'ranker', reason: (err as Error).message });
+  }
+}
+
+/** The learned file ranker's weights (models/ranker/file-weights.json, written by bench/train-file-ranker.ts). */
+export const FILE_RANKER_WEIGHTS = '../../models/ranker/file-weights.json';
+
+export function loadFileRankModel(path = FILE_RANKER_WEIGHTS): FileRankModel {
+  let json: unknown;
+  try {
+    json = createRequire(import.meta.url)(path);
+  } catch (err) {
+    throw new EngineError('MODEL_INVALID', { model: 'file-ranker', reason: `cannot read ${path}: ${(err as Error).message}` });
+  }
+  try {
+    return parseFileRankModel(json);
+  } catch (err) {
+    throw new EngineError('MODEL_INVALID', { model: 'file-ranker', reason: (err as Error).message });
   }
 }

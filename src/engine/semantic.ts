@@ -28,7 +28,8 @@ import { VectorIndexCache, type VectorLoadSource, type VectorSnapshot } from '..
 import type { IndexStore } from '../store/index-store.js';
 import { VECTORS_STAMP_KEY } from '../store/meta-repo.js';
 import { loadExpansionTable } from './expansion-model.js';
-import { loadRankerModel } from './ranker-model.js';
+import { loadFileRankModel, loadRankerModel } from './ranker-model.js';
+import type { FileRankModel } from '../search/file-rank.js';
 import { SEMANTIC_UNAVAILABLE, type SemanticStatus } from './status.js';
 
 /**
@@ -75,6 +76,7 @@ export class SemanticLayer {
   private provider: EmbeddingProvider | undefined;
   private readonly vectors = new VectorIndexCache();
   private ranker: RankerModel | undefined;
+  private fileRanker: FileRankModel | undefined;
   private expansion: ExpansionTable | undefined;
 
   constructor(
@@ -147,8 +149,12 @@ export class SemanticLayer {
     return report !== undefined && !('error' in report) && report.pending > 0;
   }
 
-  /** The mode a search runs in, with its vectors, and the sentence saying why. */
-  plan(store: IndexStore, requested: 'auto' | SearchMode): ModePlan {
+  /**
+   * The mode a search runs in, with its vectors, and the sentence saying why. `counted` false
+   * leaves the chunk count out of a vector mode's sentence (`prepare` needs only the mode; the
+   * count scans the chunks table).
+   */
+  plan(store: IndexStore, requested: 'auto' | SearchMode, counted = true): ModePlan {
     if (requested === 'lexical') return { mode: 'lexical', reason: 'lexical: asked for' };
     if (!this.configured) return { mode: 'lexical', reason: SEMANTIC_UNAVAILABLE };
     let provider: EmbeddingProvider | undefined;
@@ -164,6 +170,7 @@ export class SemanticLayer {
     const snapshot = this.vectors.sync(store, fingerprintKey(model));
     if (!snapshot) return { mode: 'lexical', reason: `lexical only: no vectors yet for ${provider.name}:${provider.model} (run \`scry embed\`)` };
     const mode: SearchMode = requested === 'auto' ? 'hybrid' : requested;
+    if (!counted) return { mode, snapshot, reason: `${mode}: ${provider.name}:${provider.model}` };
     const chunks = store.read(() => store.chunks.count());
     const coverage = snapshot.size >= chunks ? `${snapshot.size} chunks` : `${snapshot.size} of ${chunks} chunks (embedding in progress)`;
     return { mode, snapshot, reason: `${mode}: ${provider.name}:${provider.model}, ${coverage}` };
@@ -179,7 +186,7 @@ export class SemanticLayer {
     // a kind the gate ranks lexically needs no query vector: neither the model nor the vectors are loaded for it
     const gated = this.configured ? this.gatedReason(query, requested) : undefined;
     if (gated !== undefined) return { requested, lexical: gated };
-    const plan = this.plan(store, requested);
+    const plan = this.plan(store, requested, false);
     if (plan.mode === 'lexical') return { requested, lexical: plan.reason };
     const t0 = performance.now();
     try {
@@ -235,7 +242,7 @@ export class SemanticLayer {
     if (gate.prior > 0 && gate.weight === 0 && prepared.requested === 'auto' && !vectorOnly && plan.mode === 'hybrid' && plan.snapshot && prepared.vectors) {
       const f = this.config.search.fusion;
       const prior = { weight: gate.prior, pool: f.filePriorPool, recall: f.filePriorRecall, recallAt: f.filePriorRecallAt, top: f.filePriorTop, pieces: f.filePriorPieces === 'mean' ? ('mean' as const) : ('max' as const) };
-      const outcome = filePriorSearch(store, { ...params, query: lexicalText, prior, vectors: { snapshot: plan.snapshot, queryVectors: prepared.vectors } });
+      const outcome = filePriorSearch(store, { ...params, query: lexicalText, prior, vectors: { snapshot: plan.snapshot, queryVectors: prepared.vectors }, fileRanker: this.fileRankerFor(params.ranking, gate.kind) });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
     // an explicit hybrid request of a gated kind is blended at the largest configured weight
@@ -246,7 +253,8 @@ export class SemanticLayer {
       // the blend keeps every chunk, unless the kind sets its own per-file steps (search.ranking.byKind)
       const model = { weights: blendWeights(blend, this.config.search.fusion.blendNames), diversity: kindDiversity(params.ranking, gate.kind) ?? BLEND_DIVERSITY, name: 'blend' };
       const nameDepth = this.config.search.fusion.blendNames > 0 ? this.config.search.fusion.blendNameDepth : 0;
-      const outcome = learnedSearch(store, { ...params, query: lexicalText, model, vectors, nameDepth });
+      const { blendFileDepth: fileDepth, blendFileExpression: fileExpression } = this.config.search.fusion;
+      const outcome = learnedSearch(store, { ...params, query: lexicalText, model, vectors, nameDepth, fileDepth, fileExpression });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
     if (plan.mode !== 'lexical' && plan.snapshot && prepared.vectors) {
@@ -255,7 +263,12 @@ export class SemanticLayer {
       const outcome = hybridSearch(store, { ...params, mode: plan.mode, fusion, vectors: plan.snapshot, queryVectors: prepared.vectors });
       return { outcome, plan, embedMs: prepared.embedMs };
     }
-    return { outcome: lexicalSearch(store, { ...params, query: lexicalText }), plan, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
+    return { outcome: lexicalSearch(store, { ...params, query: lexicalText, fileRanker: this.fileRankerFor(params.ranking, gate.kind) }), plan, ...(prepared.vectors ? { embedMs: prepared.embedMs } : {}) };
+  }
+
+  /** The file ranker's weights when the kind turns it on (`search.ranking.fileRanker`), read once. */
+  private fileRankerFor(ranking: LexicalParams['ranking'], kind: QueryKind): FileRankModel | undefined {
+    return rankingForKind(ranking, kind).fileRanker ? (this.fileRanker ??= loadFileRankModel()) : undefined;
   }
 
   /** Why this query is ranked lexically by the query-kind gate (auto mode, rule-based ranking), or undefined when it is blended. */

@@ -3,15 +3,16 @@
  * `mentionBoost`, set for long queries by `byKind.long`): gathers from the index what
  * file-score.ts turns into per-file multipliers.
  * - File scoring: for each kept group, how many chunks of each file match it (one FTS5 walk per
- *   group, no bm25(); groups matching more than FILE_SCAN_MAX_DF chunks are left out, their idf
- *   is small and they cost the most), then BM25 with files as documents.
+ *   group, rowids only, counted per file in memory: SearchRepo.fileMatchCountsMany; groups
+ *   matching more than FILE_SCAN_MAX_DF chunks are left out before any walk, their idf is small
+ *   and they cost the most), then BM25 with files as documents.
  * - Mentions: the names the text writes as code, looked up in the symbol table (exact name);
  *   a file defining one that no candidate chunk comes from joins the candidates with the chunk
  *   that defines it, scored by the same FTS5 expression (a chunk that does not match it stays out).
  */
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate, FtsFilter } from '../store/search-repo.js';
-import { fileBm25, filePrior, mentionedNames, mentionStrengths, type FileMention, type GroupFiles, type NameDefinitions } from './file-score.js';
+import { fileBm25, fileCoverage, filePrior, mentionedNames, mentionStrengths, type FileMention, type GroupFiles, type NameDefinitions } from './file-score.js';
 import { groupExpression } from './fts-expression.js';
 import type { TermGroup } from './query-parse.js';
 import { isTestPath, type PriorContext } from './rank.js';
@@ -42,21 +43,26 @@ export interface FileEvidenceOutcome {
   readonly mentions?: Map<string, FileMention> | undefined;
   /** Groups left out of file scoring as too common. */
   readonly skipped: number;
+  /** Per file: IDF-weighted share of the walked groups it matches, and its lines (file-rank.ts reads them). */
+  readonly coverage?: Map<string, number> | undefined;
+  readonly lines?: Map<string, number> | undefined;
 }
 
 /** File-level BM25 of every file matching a kept group. */
-export function scoreFiles(store: IndexStore, kept: readonly TermGroup[], keptDf: readonly number[], priors: PriorContext): { scores: Map<string, number>; skipped: number } {
-  const groups: GroupFiles[] = [];
-  let skipped = 0;
+export function scoreFiles(
+  store: IndexStore,
+  kept: readonly TermGroup[],
+  keptDf: readonly number[],
+  priors: PriorContext,
+): { scores: Map<string, number>; skipped: number; coverage: Map<string, number>; lines: Map<string, number> } {
   const stats = store.read(() => store.search.fileStats());
-  kept.forEach((g, i) => {
-    if ((keptDf[i] ?? 0) > FILE_SCAN_MAX_DF) {
-      skipped++;
-      return;
-    }
-    groups.push({ weight: g.weight, files: store.read(() => store.search.fileMatchCounts(groupExpression(g))) });
-  });
-  return { scores: fileBm25(groups, stats, (path, type) => filePrior(path, type, priors)), skipped };
+  // the cut is decided from the groups' document frequencies before any walk
+  const walked = kept.filter((_, i) => (keptDf[i] ?? 0) <= FILE_SCAN_MAX_DF);
+  const counts = store.read(() => store.search.fileMatchCountsMany(walked.map(groupExpression)));
+  const groups: GroupFiles[] = walked.map((g, i) => ({ weight: g.weight, files: counts[i]! }));
+  const lines = new Map<string, number>();
+  for (const g of groups) for (const f of g.files) lines.set(f.path, f.lines);
+  return { scores: fileBm25(groups, stats, (path, type) => filePrior(path, type, priors)), skipped: kept.length - walked.length, coverage: fileCoverage(groups, stats), lines };
 }
 
 /** The files defining each name the text writes as code (source files only: a test defining it is not the subject). */
@@ -100,6 +106,6 @@ export function gatherFileEvidence(store: IndexStore, input: FileEvidenceInput, 
     candidates = [...candidates, ...mentionedChunks(store, input, mentions)];
   }
   if (settings.fileScore <= 0) return { candidates, mentions, skipped: 0 };
-  const { scores, skipped } = scoreFiles(store, input.kept, input.keptDf, input.priors);
-  return { candidates, fileScores: scores, mentions, skipped };
+  const { scores, skipped, coverage, lines } = scoreFiles(store, input.kept, input.keptDf, input.priors);
+  return { candidates, fileScores: scores, mentions, skipped, coverage, lines };
 }

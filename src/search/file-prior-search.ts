@@ -9,6 +9,8 @@
  */
 import type { IndexStore } from '../store/index-store.js';
 import { recalledFiles, unionPool } from './file-recall.js';
+import type { FileRankModel } from './file-rank.js';
+import { fileRankContext, rankFilesOfPool } from './file-rank-pass.js';
 import { compileFilters } from './filters.js';
 import { applyFilePrior, combineFileScores, fileCosines, type FilePriorSettings, type PieceCombine } from './file-vectors.js';
 import { lexicalSearch, toSearchResult, type LexicalOutcome, type LexicalParams } from './lexical-search.js';
@@ -16,7 +18,7 @@ import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
 import { classifyQuery } from './query-kind.js';
 import { isLongQuery } from './query-parse.js';
 import { capPerFile, displayScore, scoreFromBm25 } from './rank.js';
-import type { SearchResult } from './search-result.js';
+import type { RankerTrace, SearchResult } from './search-result.js';
 import type { VectorSnapshot } from './vector-search.js';
 
 export interface FilePriorParams extends LexicalParams {
@@ -26,6 +28,8 @@ export interface FilePriorParams extends LexicalParams {
    */
   readonly prior: FilePriorSettings & { readonly pieces: PieceCombine; readonly pool: number; readonly recall?: number; readonly recallAt?: number };
   readonly vectors: { readonly snapshot: VectorSnapshot; readonly queryVectors: readonly Float32Array[] };
+  /** The learned file ranker's weights, when the kind turns it on (`search.ranking.fileRanker`): it orders the files instead of the prior's factors. */
+  readonly fileRanker?: FileRankModel | undefined;
 }
 
 /**
@@ -73,12 +77,14 @@ function withModelCandidates(store: IndexStore, params: FilePriorParams, rows: r
 export function filePriorSearch(store: IndexStore, params: FilePriorParams): LexicalOutcome & { similarity: ReadonlyMap<string, number> } {
   // the kind's decay commutes with the prior (one factor per file); its cap is an order, applied after it
   const r = rankingForKind(params.ranking, classifyQuery(params.query, { long: isLongQuery(params.query) }));
-  const lexical = lexicalSearch(store, { ...params, limit: Math.max(params.prior.pool, params.limit), rankOnly: true, ranking: { ...r, byKind: {}, fileCap: 0 } });
+  const lexical = lexicalSearch(store, { ...params, fileRanker: undefined, limit: Math.max(params.prior.pool, params.limit), rankOnly: true, ranking: { ...r, byKind: {}, fileCap: 0 } });
   const pool = withModelCandidates(store, params, lexical.rows);
   // the prior's range is the lexical pool's files: a recalled file never moves their factors
   const lexicalFiles = new Set(lexical.rows.map((r) => r.path));
   const { files, cosines } = fileScores(store, params, pool, lexicalFiles);
-  const reordered = applyFilePrior(pool, files, params.prior, lexicalFiles);
+  // the file ranker (file-rank.ts) weighs the model's file scores with the lexical evidence; chunk lists only
+  const ranker = params.fileRanker && r.fileRanker && !params.files ? fileRankContext(params.query, lexical, files) : undefined;
+  const reordered: Array<Row & { readonly why?: readonly string[] | undefined; readonly ranker?: RankerTrace | undefined }> = ranker ? rankFilesOfPool(pool, ranker, params.fileRanker, params.explain ?? false) : applyFilePrior(pool, files, params.prior, lexicalFiles);
   const picked = (params.files ? reordered : capPerFile(reordered, r.fileCap, r.fileCapWithin, r.fileCapSpread)).slice(0, params.limit);
   const similarity = new Map<string, number>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, lexical.kind) : undefined;
@@ -86,7 +92,8 @@ export function filePriorSearch(store: IndexStore, params: FilePriorParams): Lex
     const cosine = cosines.get(hit.chunkId);
     if (cosine !== undefined) similarity.set(String(hit.chunkId), cosine);
     const extra = params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...(kindWhy !== undefined ? [kindWhy] : []), ...(hit.why ?? [])] } : {};
-    return toSearchResult(store, hit, hit.score, lexical.marks, params.snippetLines, lexical.texts, { ...(hit.matches !== undefined ? { matches: hit.matches } : {}), ...extra });
+    const trace = hit.ranker ? { ranker: hit.ranker } : {};
+    return toSearchResult(store, hit, hit.score, lexical.marks, params.snippetLines, lexical.texts, { ...(hit.matches !== undefined ? { matches: hit.matches } : {}), ...extra, ...trace });
   });
   return { ...lexical, results, chunkIds: picked.map((p) => p.chunkId), rows: picked, similarity };
 }

@@ -50,6 +50,24 @@ export function fileBm25(groups: readonly GroupFiles[], stats: { readonly files:
 }
 
 /**
+ * Each file's IDF-weighted share of the groups it matches (the file ranker's `coverage`,
+ * file-rank.ts): Σ idf of the groups with a chunk in the file / Σ idf of all groups walked.
+ */
+export function fileCoverage(groups: readonly GroupFiles[], stats: { readonly files: number }): Map<string, number> {
+  const out = new Map<string, number>();
+  let total = 0;
+  for (const g of groups) {
+    const df = g.files.length;
+    const n = Math.max(stats.files, df, 1);
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    total += idf;
+    for (const f of g.files) out.set(f.path, (out.get(f.path) ?? 0) + idf);
+  }
+  if (total > 0) for (const [p, v] of out) out.set(p, v / total);
+  return out;
+}
+
+/**
  * The file-level part of the priors (rank.ts `applyPriors`) for a whole file: test files, docs in
  * a long query, non-code in a code question. A file score is weighed as its chunks are, so that a
  * changelog naming every term does not become the best file that the others are measured against.

@@ -22,17 +22,23 @@ export interface FilePriorSettings {
  * vector list and the lexical candidates, each once).
  */
 export function fileCosines(hits: Iterable<{ readonly path: string; readonly cosine: number }>, top: number): Map<string, number> {
+  const k = Math.max(1, top);
+  // each file's best k so far, descending: a cosine equal to one kept comes after it, as a stable sort puts it
   const byFile = new Map<string, number[]>();
   for (const h of hits) {
-    const list = byFile.get(h.path);
-    if (list) list.push(h.cosine);
-    else byFile.set(h.path, [h.cosine]);
+    const best = byFile.get(h.path);
+    if (!best) {
+      byFile.set(h.path, [h.cosine]);
+      continue;
+    }
+    if (best.length === k && !(h.cosine > best[k - 1]!)) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1]! < h.cosine) at--;
+    best.splice(at, 0, h.cosine);
+    if (best.length > k) best.pop();
   }
   const out = new Map<string, number>();
-  for (const [path, cosines] of byFile) {
-    const best = cosines.sort((a, b) => b - a).slice(0, Math.max(1, top));
-    out.set(path, best.reduce((a, c) => a + c, 0) / best.length);
-  }
+  for (const [path, best] of byFile) out.set(path, best.reduce((a, c) => a + c, 0) / best.length);
   return out;
 }
 

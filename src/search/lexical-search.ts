@@ -5,6 +5,8 @@ import { buildFtsExpression } from './fts-expression.js';
 import { expandCandidates, type ExpansionSettings, type ExpansionTrace } from './expansion-pass.js';
 import { gatherFileEvidence, type FileEvidenceOutcome } from './file-evidence-pass.js';
 import { applyFileEvidence } from './file-score.js';
+import type { FileRankModel } from './file-rank.js';
+import { fileRankContext, rankFilesOfPool } from './file-rank-pass.js';
 import { compileFilters, type SearchFilters } from './filters.js';
 import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
 import { classifyQuery, type QueryKind } from './query-kind.js';
@@ -12,7 +14,7 @@ import { parseQuery } from './query-parse.js';
 import { applyFrameFates, stripNoise } from './query-understand.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
 import { addFileSupport, aggregateFiles, applyPriors, applyStructure, blendFileScore, capPerFile, decayPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
-import { pdfCitation, type SearchResult } from './search-result.js';
+import { pdfCitation, type RankerTrace, type SearchResult } from './search-result.js';
 import { applyRecency } from './recency.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
 import { selectGroups, selectParamsFor, type DropReason } from './term-select.js';
@@ -36,6 +38,8 @@ export interface LexicalParams {
   readonly nowMs?: number | undefined;
   /** Query expansion (expansion-pass.ts), applied to natural-language queries only (query-kind.ts). */
   readonly expansion?: ExpansionSettings | undefined;
+  /** The learned file ranker's weights (file-rank.ts), used when the kind turns it on and the file evidence ran; chunk lists only. */
+  readonly fileRanker?: FileRankModel | undefined;
 }
 
 export interface LexicalOutcome {
@@ -63,6 +67,8 @@ export interface LexicalOutcome {
   readonly expression?: string | undefined;
   /** The FTS5 expression of every kept group OR'ed (the plan's widest level): what scores a chunk another list found. */
   readonly anyExpression?: string | undefined;
+  /** The file evidence of a long text, when it ran (the file ranker, file-rank.ts, reads it). */
+  readonly fileEvidence?: FileEvidenceOutcome | undefined;
 }
 
 /** The query's kept words, the names it mentions, and whether it asks for tests or docs. */
@@ -73,7 +79,7 @@ export interface QueryTraits {
   readonly wantsDocs: boolean;
 }
 
-type Scored = FtsCandidate & { readonly score: number; readonly why?: readonly string[] };
+type Scored = FtsCandidate & { readonly score: number; readonly why?: readonly string[] | undefined; readonly ranker?: RankerTrace | undefined };
 
 /** Candidates fetched when file evidence (fileScore, mentionBoost) is on: enough files for it to re-order. */
 export const FILE_EVIDENCE_POOL = 100;
@@ -156,7 +162,11 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const ranked = params.files ? structured : blendFileScore(addFileSupport(structured, r.fileSupport), r.fileBlend);
   // the per-file decay and cap shape a list of chunks; files mode scores each file from its undecayed chunks
   const deduped = dedupeOverlaps(ranked);
-  const scored: Scored[] = params.files ? deduped : capPerFile(decayPerFile(deduped, r.fileDecay), r.fileCap, r.fileCapWithin, r.fileCapSpread);
+  const decayed = params.files ? deduped : decayPerFile(deduped, r.fileDecay);
+  // the learned file ranker (file-rank.ts) orders the files of a long text's pool, lexically here (no model)
+  const ranker = params.fileRanker && r.fileRanker && !params.files ? fileRankContext(params.query, { query: { words: keptWords, wantsTests: priors.wantsTests }, fileEvidence: evidence }) : undefined;
+  const ordered = ranker ? rankFilesOfPool(decayed, ranker, params.fileRanker, params.explain ?? false) : decayed;
+  const scored: Scored[] = params.files ? deduped : capPerFile(ordered, r.fileCap, r.fileCapWithin, r.fileCapSpread);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
     : scored.slice(0, params.limit).map((hit) => ({ hit, score: hit.score }));
@@ -166,13 +176,14 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const rows = picked.map(({ hit, score, matches }) => ({ ...hit, score, matches }));
   const query: QueryTraits = { words: keptWords, names, wantsTests: priors.wantsTests, wantsDocs: priors.wantsDocs };
   const expanded = expansion ? { weight: expansion.weight, terms: expansion.terms } : undefined;
-  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded, expression, anyExpression: selection.kept.length > 0 ? buildFtsExpression(selection.kept) : '' };
+  const common = { terms, dropped: [...selection.dropped], long: parsed.long, plan, texts, chunkIds: picked.map((p) => p.hit.chunkId), marks, rows, query, kind, expansion: expanded, expression, anyExpression: selection.kept.length > 0 ? buildFtsExpression(selection.kept) : '', fileEvidence: evidence };
   if (params.rankOnly) return { results: [], ...common };
   const docShare = params.explain ? docShares(store, expression, weights, picked.map((p) => p.hit)) : new Map<number, number>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, kind) : undefined;
   const results = picked.map(({ hit, score, matches }): SearchResult =>
     toSearchResult(store, hit, score, marks, params.snippetLines, texts, {
       ...(matches !== undefined ? { matches } : {}),
+      ...(params.explain && hit.ranker ? { ranker: hit.ranker } : {}),
       ...(params.explain ? { why: [`bm25 ${displayScore(scoreFromBm25(hit.bm25))}`, ...docWhy(docShare.get(hit.chunkId), weights[DOC_COLUMN]!), ...expansionWhy(expansion, hit.chunkId), ...(kindWhy !== undefined ? [kindWhy] : []), ...(hit.why ?? []), ...(matches !== undefined && score !== hit.score ? [`file: best + ${FILE_SUPPORT_WEIGHT} × next two = ${displayScore(score)}`] : [])] } : {}),
     }),
   );

@@ -26,10 +26,20 @@ function tokenMatches(token: string, terms: ReadonlySet<string>): boolean {
   return parts.length > 1 && parts.some((p) => terms.has(lightStem(p)));
 }
 
-function markLine(line: string, terms: ReadonlySet<string>): { text: string; hits: number } {
+/** `tokenMatches` against one set of terms, each distinct token decided once (a chunk repeats its identifiers). */
+function tokenMatcher(terms: ReadonlySet<string>): (token: string) => boolean {
+  const seen = new Map<string, boolean>();
+  return (token) => {
+    let hit = seen.get(token);
+    if (hit === undefined) seen.set(token, (hit = tokenMatches(token, terms)));
+    return hit;
+  };
+}
+
+function markLine(line: string, matches: (token: string) => boolean): { text: string; hits: number } {
   let hits = 0;
   const text = line.replace(WORD_RE, (token) => {
-    if (!tokenMatches(token, terms)) return token;
+    if (!matches(token)) return token;
     hits++;
     return `${MARK_OPEN}${token}${MARK_CLOSE}`;
   });
@@ -48,9 +58,10 @@ export interface Snippet {
  */
 export function makeSnippet(chunkText: string, chunkStartLine: number, terms: ReadonlySet<string>, maxLines = 4): Snippet {
   const lines = chunkText.split(/\r?\n/);
+  const matches = tokenMatcher(terms);
   const scores = lines.map((line) => {
     const seen = new Set<string>();
-    for (const m of line.matchAll(WORD_RE)) if (tokenMatches(m[0], terms)) seen.add(m[0].toLowerCase());
+    for (const m of line.matchAll(WORD_RE)) if (matches(m[0])) seen.add(m[0].toLowerCase());
     return seen.size;
   });
   let bestStart = 0;
@@ -71,7 +82,7 @@ export function makeSnippet(chunkText: string, chunkStartLine: number, terms: Re
       const first = Math.max(0, l.search(WORD_RE));
       l = `${first > 40 ? '…' : ''}${l.slice(Math.max(0, first - 40), Math.max(0, first - 40) + 240)}…`;
     }
-    return markLine(l, terms).text;
+    return markLine(l, matches).text;
   });
   while (picked.length > 1 && picked[picked.length - 1]!.trim() === '') picked.pop();
   return { text: picked.join('\n'), startLine: chunkStartLine + bestStart };

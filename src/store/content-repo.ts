@@ -4,6 +4,9 @@ import { holdsBytes, packBody, unpackBody } from './content-codec.js';
 import { gramFilter, mayHold } from './content-grams.js';
 
 type BodyRow = { hash: string; body: Uint8Array; codec: number };
+
+/** Compressed bodies whose text `slice` keeps at hand: a page of results often holds several chunks of one file. */
+const INFLATED_KEPT = 8;
 /** A body that matched in SQLite (`body`), or a compressed one to filter (`body` null). */
 type FilteredRow = { hash: string; body: Uint8Array | null; codec: number; grams: Uint8Array | null };
 
@@ -20,6 +23,8 @@ export class ContentRepo {
   private readonly bodiesStmt;
   private readonly bodiesLikeStmt;
   private readonly bodiesGlobStmt;
+  /** The texts of the last bodies `slice` inflated, by hash, with the compressed bytes they came from. */
+  private readonly inflated = new Map<string, { packed: Buffer; text: Buffer }>();
 
   constructor(db: Db) {
     this.putStmt = db.prepare<[string, Buffer, number, Buffer | null]>(
@@ -64,7 +69,26 @@ export class ContentRepo {
     if (!row) return undefined;
     // SQLite's substr of an empty body is NULL
     const bytes = asBuffer(row.text ?? new Uint8Array());
-    return (row.codec === 0 ? bytes : unpackBody(bytes, row.codec).subarray(startByte, endByte)).toString('utf8');
+    return (row.codec === 0 ? bytes : this.inflate(hash, bytes, row.codec).subarray(startByte, endByte)).toString('utf8');
+  }
+
+  /**
+   * A compressed body's text, inflated once for the next few slices of it. A kept text serves only
+   * the same compressed bytes (a body can be replaced under its hash), so it is never stale.
+   */
+  private inflate(hash: string, packed: Buffer, codec: number): Buffer {
+    const kept = this.inflated.get(hash);
+    if (kept?.packed.equals(packed)) {
+      // most recently used last: the first entry is the one to drop
+      this.inflated.delete(hash);
+      this.inflated.set(hash, kept);
+      return kept.text;
+    }
+    const text = unpackBody(packed, codec);
+    this.inflated.delete(hash);
+    this.inflated.set(hash, { packed, text });
+    if (this.inflated.size > INFLATED_KEPT) this.inflated.delete(this.inflated.keys().next().value!);
+    return text;
   }
 
   /** Raw UTF-8 bodies of many files in one statement (for scanning); hashes not stored are absent. */

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { backup, DatabaseSync, type DatabaseSyncInstance, type StatementSyncInstance } from '@photostructure/sqlite';
+import { createRequire } from 'node:module';
+import type * as Binding from '@photostructure/sqlite';
+import type { DatabaseSyncInstance, StatementSyncInstance } from '@photostructure/sqlite';
 
 /*
  * The SQLite driver seam: the small, typed surface the store uses, and its one implementation
@@ -22,6 +24,14 @@ import { backup, DatabaseSync, type DatabaseSyncInstance, type StatementSyncInst
  * - errors are `Error`s with `code` 'ERR_SQLITE_ERROR' and the SQLite result code in `errcode`:
  *   `sqliteFailure` classifies them.
  */
+
+/*
+ * The binding is loaded with `require`, not `import`: its ES module build imports the CommonJS
+ * `node-gyp-build` through the ESM loader, which costs a CLI process 3 ms of CPU on Node 20 and
+ * 16 ms on Node 22 (bench/README.md "Blended search, fourth pass"); the CommonJS build is the same
+ * addon behind the same API.
+ */
+const { backup, DatabaseSync } = createRequire(import.meta.url)('@photostructure/sqlite') as typeof Binding;
 
 /** What `Statement.run` reports. */
 export interface RunResult {

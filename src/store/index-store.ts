@@ -51,6 +51,20 @@ export class IndexStore {
     }
   }
 
+  /**
+   * One meta value, read on a connection of its own without building the store (its repositories
+   * prepare their statements): what the CLI reads of an index before it opens it (the stored root).
+   * Throws what opening throws, and the read's own failure as is.
+   */
+  static peekMeta(path: string, key: string): string | undefined {
+    const db = openDatabase(path, { create: false });
+    try {
+      return db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value;
+    } finally {
+      db.close();
+    }
+  }
+
   /** Write transactions run on this connection (caches key on it with `data_version`, which only moves on other connections' commits). */
   private writes = 0;
 

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** What `scry` runs: bin/scry.js imports the bundle dist/cli/scry.js (scripts/bundle-cli.mjs). */
 export const BIN = join(REPO, 'bin', 'scry.js');
-/** Written last by a build: tsc emits dist/, then the bundler writes this. */
-const ENTRY = join(REPO, 'dist', 'cli', 'scry.js');
+/** Written last by a build: tsc emits dist/, then the bundler writes dist/cli/scry.js and then this (the script bundle). */
+const ENTRY = join(REPO, 'dist', 'cli', 'scry.cjs');
 const LOCK = join(REPO, 'dist', '.fresh-dist.lock');
 /** A lock older than this belongs to a dead run. */
 const STALE_LOCK_MS = 5 * 60_000;
@@ -29,7 +29,7 @@ const sleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedA
 /**
  * Makes sure dist/ is at least as new as src/, so tests spawning the built `bin/scry.js` never
  * test stale code: runs `tsc -p tsconfig.build.json` and then the CLI bundler when any file under
- * src/ is newer than the bundle dist/cli/scry.js. Test files in parallel workers take turns through a lock directory. Type
+ * src/ is newer than the bundles (dist/cli/scry.cjs is written last). Test files in parallel workers take turns through a lock directory. Type
  * errors elsewhere in src/ do not block it (tsc emits anyway; they are printed).
  */
 export function ensureFreshDist(): void {

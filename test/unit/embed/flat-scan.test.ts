@@ -372,6 +372,19 @@ describe.each<[VectorStorage, 'auto' | 'js']>([
     expect(new FlatVectorIndex({ dimensions: 3, storage, kernel }).scoreIds(randomUnit(prng(1), 3), [1, 2])).toEqual([]);
   });
 
+  it('scoreIds: runs of consecutive rows, across chunk boundaries, score as the scan does (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 70 }), fc.integer(), fc.array(fc.tuple(fc.integer({ min: 0, max: 90 }), fc.integer({ min: 1, max: 40 })), { maxLength: 6 }), (dim, seed, runs) => {
+        const { index, rand } = build(dim, 80, seed, 16);
+        const q = randomUnit(rand, dim);
+        const scanned = new Map(index.search(q, index.size).map((h) => [h.id, h.score]));
+        const asked = runs.flatMap(([from, n]) => Array.from({ length: n }, (_, k) => from + k));
+        expect(index.scoreIds(q, asked)).toEqual(asked.filter((id) => scanned.has(id)).map((id) => ({ id, score: scanned.get(id)! })));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   // 17: padded rows (row by row); 32: unpadded (a block copy per chunk into an empty index)
   it.each([17, 32])('exportRows → addRows rebuilds the same index: same hits and scores, bit for bit, after removes (the vector snapshot, %i dimensions)', (dim) => {
     const { index, rand } = build(dim, 300, 11, 64);

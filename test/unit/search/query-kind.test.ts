@@ -31,6 +31,11 @@ describe('classifyQuery', () => {
     ['src/store/db.ts', 'path'],
     ['config.yaml', 'path'],
     ['lib/util', 'path'],
+    ['where is report/dot/theming configured', 'path'],
+    // a sentence with a slash in passing is prose (doc-comment sentences, issue 18)
+    ['Adds a recursive CTE (WITH RECURSIVE on PostgreSQL/MySQL/SQLite, plain WITH on MSSQL)', 'natural'],
+    ['Compares two boolean values, treating numeric 0/1 as false/true', 'natural'],
+    ['Specify an exact database column type for https://mikro-orm.io/docs/schema-generator Schema Generator', 'natural'],
     ['where do we retry failed uploads', 'natural'],
     ['function that merges two observables', 'natural'],
     ['resolve a request through the package.json exports field', 'natural'],

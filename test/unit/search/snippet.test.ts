@@ -1,5 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { highlightTerms, lightStem, makeSnippet } from '../../../src/search/snippet.js';
+import { splitIdentifier } from '../../../src/core/code-tokens.js';
+import { highlightTerms, lightStem, MARK_CLOSE, MARK_OPEN, makeSnippet } from '../../../src/search/snippet.js';
+
+const WORD_RE = /[\p{L}\p{N}_$]+/gu;
+/** The token test every snippet applies, asked afresh for each occurrence (what makeSnippet did before it remembered answers per token). */
+const matchesAfresh = (token: string, terms: ReadonlySet<string>): boolean => terms.has(lightStem(token)) || (splitIdentifier(token).length > 1 && splitIdentifier(token).some((p) => terms.has(lightStem(p))));
 
 describe('makeSnippet', () => {
   const text = ['import x from "y";', '', 'export function openDatabase(path) {', '  const db = new Database(path);', '  db.pragma("journal_mode = WAL");', '  return db;', '}', 'unrelated();'].join('\n');
@@ -19,5 +25,22 @@ describe('makeSnippet', () => {
   it('cuts very long lines around the first match', () => {
     const s = makeSnippet(`${'x'.repeat(100)} needle ${'y'.repeat(1000)}`, 1, highlightTerms(['needle']), 1);
     expect(s.text.length).toBeLessThan(260);
+  });
+
+  it('marks every occurrence of a matching token and only those, however often a token repeats (property)', () => {
+    const token = fc.constantFrom('parseConfig', 'parse', 'config', 'Parser', 'get_value', 'value', 'x', 'db', 'é', '42');
+    const line = fc.array(token, { maxLength: 8 }).map((t) => t.join(' '));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), fc.subarray(['parse', 'value', 'config', 'db']), fc.integer({ min: 1, max: 5 }), (lines, words, maxLines) => {
+        const terms = highlightTerms(words);
+        const s = makeSnippet(lines.join('\n'), 1, terms, maxLines);
+        for (const out of s.text.split('\n')) {
+          const plain = out.replaceAll(MARK_OPEN, '').replaceAll(MARK_CLOSE, '');
+          const want = plain.replace(WORD_RE, (t) => (matchesAfresh(t, terms) ? `${MARK_OPEN}${t}${MARK_CLOSE}` : t));
+          expect(out).toBe(want);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

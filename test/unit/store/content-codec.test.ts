@@ -103,4 +103,25 @@ describe('content codec', () => {
       { numRuns: 60 },
     );
   });
+
+  it('slices many times over more bodies than it keeps inflated, in any order, give the raw bytes; a body replaced under its hash is read anew', () => {
+    const texts = Array.from({ length: 12 }, (_, i) => `export const value${i} = compute(${i}, 'é');\n`.repeat(30 + i));
+    texts.forEach((text, i) => store.content.putBytes(`k${i}`, Buffer.from(text)));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 0, max: 400 })), { minLength: 1, maxLength: 40 }), (reads) => {
+        for (const [i, from, len] of reads) {
+          const bytes = Buffer.from(texts[i]!);
+          const start = Math.min(from, bytes.length);
+          const end = Math.min(bytes.length, start + len);
+          expect(store.content.slice(`k${i}`, start, end)).toBe(bytes.subarray(start, end).toString('utf8'));
+        }
+      }),
+      { numRuns: 40 },
+    );
+    // an index pass of another feature version replaces a body under the same hash
+    const before = store.content.slice('k0', 0, 20);
+    store.content.putBytes('k0', Buffer.from('export const other = replaced(0);\n'.repeat(40)));
+    expect(before).toBe(texts[0]!.slice(0, 20));
+    expect(store.content.slice('k0', 0, 20)).toBe('export const other =');
+  });
 });
