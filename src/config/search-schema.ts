@@ -79,6 +79,8 @@ export const longTermsSchema = z
     maxGroups: z.number().int().min(1).max(100).default(40),
     /** A group in more than this share of chunks is left out when rarer ones exist. Range 0.001–1; default 0.2. */
     maxDfRatio: z.number().min(0.001).max(1).default(0.2),
+    /** A kept group in at most this share of chunks gains 1 in weight (a rare word of the text). Range 0–0.1; 0 (default) is off. */
+    rareRatio: z.number().min(0).max(0.1).default(0),
     /** Term selection ranks groups by idf × (1 + ln count) × their title/code weight (not only idf × count). Default false. */
     selectByWeight: z.boolean().default(false),
   })
@@ -93,7 +95,7 @@ export const rankingSchema = z
     /** Long queries: title words and words written as code count up to 3× the prose. Default true. */
     queryWeights: z.boolean().default(true),
     /** The words of long queries: weights, meta words, stack-trace frames, term selection (longTermsSchema). */
-    longTerms: longTermsSchema.default({ title: 1, code: 1, repeated: 0, fences: false, codeDefined: false, metaWords: false, frames: false, fileWeights: true, maxGroups: 40, maxDfRatio: 0.2, selectByWeight: false }),
+    longTerms: longTermsSchema.default({ title: 1, code: 1, repeated: 0, fences: false, codeDefined: false, metaWords: false, frames: false, fileWeights: true, maxGroups: 40, maxDfRatio: 0.2, rareRatio: 0, selectByWeight: false }),
     /** Score multiplier for a chunk defining a symbol the query names. Range 1–5; 1 is off. */
     definitionBoost: z.number().min(1).max(5).default(1.25),
     /** Share of a test chunk's score passed to the source file it tests. Range 0–1; 0 is off. */

@@ -55,6 +55,17 @@ describe('selectGroups', () => {
     expect(selectGroups(groups, dfOf, 1000, { maxGroups: 1, maxDfRatio: 1, byWeight: true }).kept.map((g) => g.raw)).toEqual(['parse']);
   });
 
+  it('weighs the kept groups rarer than rareRatio one more (none when 0)', () => {
+    const groups = parseQuery('parse config').groups;
+    const w = (rareRatio: number): Record<string, number> =>
+      Object.fromEntries(selectGroups(groups, dfOf, 1000, { maxGroups: 24, maxDfRatio: 1, rareRatio }).kept.map((g) => [g.raw, g.weight]));
+    expect(w(0)).toEqual({ config: 1, parse: 1 });
+    expect(w(0.01)).toEqual({ config: 2, parse: 1 }); // config: df 10 of 1000
+    expect(w(0.05)).toEqual({ config: 2, parse: 2 });
+    // the parsed groups are not changed
+    expect(groups.every((g) => g.weight === 1)).toBe(true);
+  });
+
   it('selectParamsFor: the defaults for short queries, longTerms for long ones', () => {
     const lt = { maxGroups: 12, maxDfRatio: 0.05, selectByWeight: true };
     expect(selectParamsFor(false, lt)).toEqual(DEFAULT_SELECT_PARAMS);
