@@ -50,6 +50,43 @@ export const kindRankingSchema = z
   .strict();
 
 /**
+ * The words of a long query (issue 18, longterms; docs/DESIGN.md "Query processing"): how they
+ * are weighed and which are searched for. The defaults are the weighing before it was tunable.
+ */
+export const longTermsSchema = z
+  .object({
+    /** Added to the weight of a word in the title (first line). Range 0–3; default 1. */
+    title: z.number().int().min(0).max(3).default(1),
+    /** Added to the weight of a word written as code (backticks, identifiers, frames). Range 0–3; default 1. */
+    code: z.number().int().min(0).max(3).default(1),
+    /** Added to the weight of a word the text repeats (twice or more). Range 0–2; default 0. */
+    repeated: z.number().int().min(0).max(2).default(0),
+    /** The user's code blocks: a word only they hold counts as code when the project defines it, and is left out when not (a local name). Local indexes only. Default false. */
+    fences: z.boolean().default(false),
+    /** A word written as code counts as code only when the project defines a symbol of that name (local indexes only). Default false. */
+    codeDefined: z.boolean().default(false),
+    /** Leave out the words of the pull-request and issue process ("Fixes", "PR", "reported") unless written as code. Default false. */
+    metaWords: z.boolean().default(false),
+    /**
+     * Stack-trace frames: a frame whose file the index does not hold and whose path is a library's or
+     * the runtime's (site-packages, node_modules, lib/python3.x, <frozen ...>) is left out, with the
+     * source line under it. Default false. Local indexes only (the team store keeps every frame).
+     */
+    frames: z.boolean().default(false),
+    /** File scoring (`fileScore`) weighs each group as the chunk expression does; false counts every group once. Default true. */
+    fileWeights: z.boolean().default(true),
+    /** Most term groups searched for. Range 1–100; default 40. */
+    maxGroups: z.number().int().min(1).max(100).default(40),
+    /** A group in more than this share of chunks is left out when rarer ones exist. Range 0.001–1; default 0.2. */
+    maxDfRatio: z.number().min(0.001).max(1).default(0.2),
+    /** A kept group in at most this share of chunks gains 1 in weight (a rare word of the text). Range 0–0.1; 0 (default) is off. */
+    rareRatio: z.number().min(0).max(0.1).default(0),
+    /** Term selection ranks groups by idf × (1 + ln count) × their title/code weight (not only idf × count). Default false. */
+    selectByWeight: z.boolean().default(false),
+  })
+  .strict();
+
+/**
  * Ranking techniques beyond BM25, each switchable for ablation (`scry eval` compares them). The
  * defaults are the configuration tuned on the development benchmark (docs/DESIGN.md "Ranking").
  */
@@ -57,6 +94,8 @@ export const rankingSchema = z
   .object({
     /** Long queries: title words and words written as code count up to 3× the prose. Default true. */
     queryWeights: z.boolean().default(true),
+    /** The words of long queries: weights, meta words, stack-trace frames, term selection (longTermsSchema). */
+    longTerms: longTermsSchema.default({ title: 1, code: 1, repeated: 0, fences: false, codeDefined: false, metaWords: false, frames: false, fileWeights: true, maxGroups: 40, maxDfRatio: 0.2, rareRatio: 0, selectByWeight: false }),
     /** Score multiplier for a chunk defining a symbol the query names. Range 1–5; 1 is off. */
     definitionBoost: z.number().min(1).max(5).default(1.25),
     /** Share of a test chunk's score passed to the source file it tests. Range 0–1; 0 is off. */

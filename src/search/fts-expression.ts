@@ -1,4 +1,4 @@
-import { MAX_GROUP_WEIGHT, type TermGroup } from './query-parse.js';
+import { MAX_LONG_GROUP_WEIGHT, type TermGroup } from './query-parse.js';
 
 /** An FTS5 string literal: the only way user-derived words enter an FTS expression. */
 export function ftsString(words: readonly string[]): string {
@@ -17,7 +17,7 @@ export function groupExpression(group: TermGroup): string {
  */
 function weighted(group: TermGroup): string {
   const one = groupExpression(group);
-  const n = Math.max(1, Math.min(MAX_GROUP_WEIGHT, Math.round(group.weight ?? 1)));
+  const n = Math.max(1, Math.min(MAX_LONG_GROUP_WEIGHT, Math.round(group.weight ?? 1)));
   return n === 1 ? one : Array.from({ length: n }, () => one).join(' OR ');
 }
 

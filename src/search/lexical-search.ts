@@ -11,13 +11,14 @@ import { compileFilters, type SearchFilters } from './filters.js';
 import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
 import { classifyQuery, type QueryKind } from './query-kind.js';
 import { parseQuery } from './query-parse.js';
-import { stripNoise } from './query-understand.js';
+import { applyFrameFates, stripNoise } from './query-understand.js';
 import { planQuery, type PlanLevel } from './query-plan.js';
 import { addFileSupport, aggregateFiles, applyPriors, applyStructure, blendFileScore, capPerFile, decayPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
 import { pdfCitation, type RankerTrace, type SearchResult } from './search-result.js';
 import { applyRecency } from './recency.js';
 import { highlightTerms, makeSnippet } from './snippet.js';
-import { DEFAULT_SELECT_PARAMS, LONG_QUERY_SELECT_PARAMS, selectGroups, type DropReason } from './term-select.js';
+import { selectGroups, selectParamsFor, type DropReason } from './term-select.js';
+import { frameFate, type Frame, type FrameFate } from './traceback.js';
 
 export interface LexicalParams {
   readonly query: string;
@@ -91,7 +92,11 @@ export const FILE_EVIDENCE_MIN_TERMS = 20;
 
 /** BM25 over the code-aware FTS fields, then overlap dedupe, optional file aggregation, snippets. */
 export function lexicalSearch(store: IndexStore, params: LexicalParams): LexicalOutcome {
-  const parsed = parseQuery(params.query, { weighLong: params.ranking.queryWeights });
+  const lt = params.ranking.longTerms;
+  // with `longTerms.frames`, a library's stack frame is left out and the project's written with the index's path (traceback.ts)
+  const frames = lt.frames ? (f: Frame): FrameFate => frameFate(f, (p) => store.read(() => store.files.info(p)) !== undefined) : undefined;
+  const defined = lt.fences || lt.codeDefined ? (name: string): boolean => store.read(() => store.structure.byName(name, undefined, 1)).length > 0 : undefined;
+  const parsed = parseQuery(params.query, { weighLong: params.ranking.queryWeights, longTerms: lt, frames, defined });
   const filter = compileFilters(params.filters);
   const words = [...new Set(parsed.groups.flatMap((g) => g.alternatives.flat()))];
   const stats = store.read(() => store.search.termStats(words));
@@ -101,7 +106,8 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
     dfByWord.set(w, Math.min(dfByWord.get(w) ?? Infinity, s.df));
   }
   const total = Number(store.read(() => store.meta.get('chunk_count')) ?? 0);
-  const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total, parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS);
+  const selectParams = selectParamsFor(parsed.long, lt);
+  const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, total, selectParams);
   const terms = selection.kept.map((g) => g.raw);
   const kind = classifyQuery(params.query, parsed);
   const expand = params.expansion && kind === 'natural' ? params.expansion : undefined;
@@ -135,14 +141,16 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   let expansion: ExpansionTrace | undefined;
   if (expand) {
     const mainCost = selection.kept.reduce((n, g) => n + cost(g), 0);
-    const maxDfRatio = (parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS).maxDfRatio;
+    const maxDfRatio = selectParams.maxDfRatio;
     ({ candidates, trace: expansion } = expandCandidates(store, { groups: parsed.groups, kept: selection.kept, mainCost, mainExpression: expression, candidates, weights, fetch, filter, totalChunks: total, maxDfRatio }, expand));
   }
   const keptWords = selection.kept.flatMap((g) => g.alternatives.flat());
   const priors = { longQuery: parsed.long, wantsTests: queryWantsTests(keptWords), wantsDocs: queryWantsDocs(keptWords, params.query, parsed.long), nonCode: r.nonCode, nonDefinition: r.nonDefinition };
   let evidence: FileEvidenceOutcome | undefined;
   if (fileEvidenceOn) {
-    evidence = gatherFileEvidence(store, { text: parsed.long ? stripNoise(params.query) : params.query, kept: selection.kept, keptDf: selection.keptDf, expression, weights, candidates, filter, priors }, r);
+        // `longTerms.fileWeights` false: file scoring counts every kept group once (the chunk expression keeps the weights)
+    const fileKept = lt.fileWeights ? selection.kept : selection.kept.map((g) => ({ ...g, weight: 1 }));
+    evidence = gatherFileEvidence(store, { text: parsed.long ? longText(params.query, frames) : params.query, kept: fileKept, keptDf: selection.keptDf, expression, weights, candidates, filter, priors }, r);
     candidates = evidence.candidates;
   }
   const names = new Set(selection.kept.filter((g) => g.kind === 'identifier' || g.kind === 'word').map((g) => g.alternatives[0]!.join('')));
@@ -180,6 +188,12 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
     }),
   );
   return { results, ...common };
+}
+
+/** A long text as file evidence reads it: the noise out, and the frames' fates applied. */
+function longText(query: string, frames: ((f: Frame) => FrameFate) | undefined): string {
+  const text = stripNoise(query);
+  return frames ? applyFrameFates(text, frames) : text;
 }
 
 /** `search.weights` in FTS column order, as bm25() takes them. */

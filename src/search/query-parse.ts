@@ -1,7 +1,8 @@
 import { cjkBigrams, cjkPieces, hasCjk, isCompoundIdentifier, splitIdentifier } from '../core/code-tokens.js';
 import { EngineError } from '../core/errors.js';
-import { understandQuery } from './query-understand.js';
+import { understandQuery, type UnderstoodQuery } from './query-understand.js';
 import { STOP_WORDS } from './stop-words.js';
+import type { Frame, FrameFate } from './traceback.js';
 
 /** Largest query accepted, in UTF-8 bytes (an issue body or a stack trace fits). */
 export const MAX_QUERY_BYTES = 50 * 1024;
@@ -40,10 +41,49 @@ export interface ParsedQuery {
 export interface ParseOptions {
   /** Weigh the groups of a long query by where they occur (title, code); default true. */
   readonly weighLong?: boolean;
+  /** How a long query's words are weighed and which are left out (`search.ranking.longTerms`); default LONG_TERM_DEFAULTS. */
+  readonly longTerms?: LongTermOptions | undefined;
+  /**
+   * Whether the index defines a name (case-insensitive), for `longTerms.fences`: a word only the
+   * text's code blocks hold counts as code when the project defines it, and is left out when not.
+   */
+  readonly defined?: ((name: string) => boolean) | undefined;
+  /** What becomes of each stack-trace frame of a long query (query-understand.ts `frames`); default: all kept. */
+  readonly frames?: ((frame: Frame) => FrameFate) | undefined;
 }
 
-/** Most a group's weight may reach (its phrase is repeated this often in the FTS5 expression). */
+/** The weighing of a long query's groups (`search.ranking.longTerms`, docs/DESIGN.md "Query processing"). */
+export interface LongTermOptions {
+  /** Added to the weight of a group in the title. Default 1. */
+  readonly title: number;
+  /** Added to the weight of a group written as code. Default 1. */
+  readonly code: number;
+  /** Leave out the words of the pull-request and issue process (LONG_META_WORDS) unless written as code. Default false. */
+  readonly metaWords: boolean;
+  /** Added to the weight of a group the text repeats (twice or more). Default 0. */
+  readonly repeated?: number | undefined;
+  /** The user's code blocks: names the project defines count as code, the rest (local names) are left out (needs `defined`). Default false. */
+  readonly fences?: boolean | undefined;
+  /** A word or identifier written as code gets `code` only when the project defines it (needs `defined`; phrases and paths keep it). Default false. */
+  readonly codeDefined?: boolean | undefined;
+}
+
+export const LONG_TERM_DEFAULTS: LongTermOptions = { title: 1, code: 1, metaWords: false, repeated: 0 };
+
+/** Most a group's weight reaches with the default weighing (its phrase is repeated this often in the FTS5 expression). */
 export const MAX_GROUP_WEIGHT = 3;
+/** Most a long query's group weight reaches when `longTerms` weighs title or code words higher. */
+export const MAX_LONG_GROUP_WEIGHT = 5;
+
+/**
+ * Words of the pull-request and issue process, not of the code (`longTerms.metaWords`): "Fixes",
+ * "PR", "reported", "thanks". The tuning half's misses had them carry `runtests.sh` and
+ * `versioneer.py` into the top 5 (bench/long-terms.ts).
+ */
+export const LONG_META_WORDS: ReadonlySet<string> = new Set(
+  ('fixes fixed closes closed resolves resolved pr prs issue issues reported reporter thanks thank hi hello sorry cc ' +
+    'currently also maybe probably actually really already someone').split(/\s+/),
+);
 
 const TOKEN_RE = /[\p{L}\p{N}_$]+(?:(?:\.|::|->|\/|-)[\p{L}\p{N}_$]+)*/gu;
 const WORD_RE = /[\p{L}\p{N}_$]+/gu;
@@ -117,18 +157,52 @@ function addJoinedPairs(text: string, add: (g: Omit<TermGroup, 'count' | 'weight
   }
 }
 
+/** Whether a group's words are all written as code (a phrase or path counts when all its words do). */
+function writtenAsCode(g: TermGroup, code: ReadonlySet<string>): boolean {
+  const main = g.alternatives[0]!;
+  return main.every((w) => code.has(w)) || code.has(main.join(''));
+}
+
 /**
- * Weight of each group of a long query: 1, plus 1 when it occurs in the title, plus 1 when it is
- * written as code (a phrase or path counts as code when all its words do).
+ * Weight of each group of a long query: 1, plus `title` when it occurs in the title, plus `code`
+ * when it is written as code, plus `repeated` when the text repeats it (by default 1, 1, 0: at most 3).
  */
-function weigh(groups: TermGroup[], title: string, code: ReadonlySet<string>): void {
+function weigh(groups: TermGroup[], title: string, code: ReadonlySet<string>, w: LongTermOptions, defined?: (name: string) => boolean): void {
   const titleWords = new Set(words(title));
+  const rep = w.repeated ?? 0;
+  const cap = w.title + w.code + rep > 2 ? MAX_LONG_GROUP_WEIGHT : MAX_GROUP_WEIGHT;
   for (const g of groups) {
     const main = g.alternatives[0]!;
-    const inTitle = main.every((w) => titleWords.has(w)) || titleWords.has(main.join(''));
-    const asCode = main.every((w) => code.has(w)) || code.has(main.join(''));
-    g.weight = Math.min(MAX_GROUP_WEIGHT, 1 + Number(inTitle) + Number(asCode));
+    const inTitle = main.every((x) => titleWords.has(x)) || titleWords.has(main.join(''));
+    const single = g.kind === 'word' || g.kind === 'identifier';
+    const asCode = writtenAsCode(g, code) && (!w.codeDefined || !defined || !single || defined(main.join('')));
+    g.weight = Math.max(1, Math.min(cap, Math.round(1 + w.title * Number(inTitle) + w.code * Number(asCode) + rep * Number(g.count > 1))));
   }
+}
+
+/** Leaves out the plain words of LONG_META_WORDS a long query does not write as code (all of them only when something else is left). */
+function dropMetaWords(groups: Map<string, TermGroup>, code: ReadonlySet<string>): void {
+  const meta = [...groups.values()].filter((g) => g.kind === 'word' && LONG_META_WORDS.has(g.alternatives[0]![0]!) && !writtenAsCode(g, code));
+  if (meta.length < groups.size) for (const g of meta) groups.delete(g.key);
+}
+
+/**
+ * The words only the user's code blocks hold: a name the project defines is written as code (the
+ * returned set adds it), any other (a local variable, a library's name) is left out, unless
+ * nothing else would be left.
+ */
+function sortFenceWords(groups: Map<string, TermGroup>, u: UnderstoodQuery, defined: (name: string) => boolean): ReadonlySet<string> {
+  const code = new Set(u.code);
+  const local: string[] = [];
+  for (const g of groups.values()) {
+    if (g.kind !== 'word' && g.kind !== 'identifier') continue;
+    const name = g.alternatives[0]!.join('');
+    if (!u.fenceOnly.has(name)) continue;
+    if (defined(name)) code.add(name);
+    else local.push(g.key);
+  }
+  if (local.length < groups.size) for (const k of local) groups.delete(k);
+  return code;
 }
 
 /** Longer than 200 characters, or spanning lines: an issue body, a commit message, a stack trace. */
@@ -148,7 +222,8 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
   const bytes = Buffer.byteLength(input, 'utf8');
   if (bytes > MAX_QUERY_BYTES) throw new EngineError('QUERY_TOO_LONG', { bytes, limit: MAX_QUERY_BYTES });
   const long = isLongQuery(input);
-  const understood = long && options.weighLong !== false ? understandQuery(input) : undefined;
+  const understood = long && options.weighLong !== false ? understandQuery(input, { frames: options.frames }) : undefined;
+  const longTerms = options.longTerms ?? LONG_TERM_DEFAULTS;
   // a query that is all noise keeps its words rather than failing as empty
   const text = understood && /[\p{L}\p{N}]/u.test(understood.text) ? understood.text : input;
   const groups = new Map<string, TermGroup>();
@@ -195,9 +270,11 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
     }
     add(g);
   }
+  if (understood && longTerms.metaWords) dropMetaWords(groups, understood.code);
+  const code = understood && longTerms.fences && options.defined ? sortFenceWords(groups, understood, options.defined) : understood?.code;
   if (groups.size === 0) for (const g of stopped) add(g);
   if (!long) addJoinedPairs(rest, add);
   if (groups.size === 0) throw new EngineError('QUERY_EMPTY');
-  if (understood) weigh([...groups.values()], understood.title, understood.code);
+  if (understood) weigh([...groups.values()], understood.title, code ?? understood.code, longTerms, options.defined);
   return { groups: [...groups.values()], long };
 }

@@ -3,6 +3,7 @@
  * traces, error logs): what to leave out, and which words say the most. Pure; see docs/DESIGN.md
  * "Query understanding".
  */
+import { parseFrames, type Frame, type FrameFate } from './traceback.js';
 
 /** What a long query says, once the noise is out. */
 export interface UnderstoodQuery {
@@ -15,6 +16,8 @@ export interface UnderstoodQuery {
    * and error names, compound identifiers (camelCase, snake_case, dotted, paths). Lowercase.
    */
   readonly code: ReadonlySet<string>;
+  /** Words only the text's fenced code blocks hold (the user's own code), lowercase. */
+  readonly fenceOnly: ReadonlySet<string>;
 }
 
 /** Issue-template headings and prompts that say nothing about the code. */
@@ -75,8 +78,43 @@ export function stripNoise(text: string): string {
   return out.join('\n');
 }
 
-export function understandQuery(raw: string): UnderstoodQuery {
-  const text = stripNoise(raw);
+/** How a long query is understood beyond the defaults. */
+export interface UnderstandOptions {
+  /**
+   * What becomes of each stack-trace frame (traceback.ts `frameFate`): `drop` leaves out its line and
+   * the source line under it, `{ path }` writes its file as the index holds it. Default: all kept.
+   */
+  readonly frames?: ((frame: Frame) => FrameFate) | undefined;
+}
+
+/** The text with each frame's fate applied: dropped frames' lines out, rewritten paths in. */
+export function applyFrameFates(text: string, fate: (frame: Frame) => FrameFate): string {
+  const frames = parseFrames(text);
+  if (frames.length === 0) return text;
+  const lines = text.split('\n');
+  const gone = new Set<number>();
+  for (const f of frames) {
+    const what = fate(f);
+    if (what === 'drop') for (const i of f.lines) gone.add(i);
+    else if (what !== 'keep') lines[f.lines[0]!] = lines[f.lines[0]!]!.replace(f.path, () => what.path);
+  }
+  return lines.filter((_l, i) => !gone.has(i)).join('\n');
+}
+
+/** The words of the fenced blocks that the text outside them does not use. */
+function fenceOnlyWords(text: string): Set<string> {
+  const inside = new Set<string>();
+  for (const m of text.matchAll(FENCE_RE)) addWords(inside, m[1]!);
+  if (inside.size === 0) return inside;
+  const outside = new Set<string>();
+  addWords(outside, text.replace(FENCE_RE, ' '));
+  for (const w of outside) inside.delete(w);
+  return inside;
+}
+
+export function understandQuery(raw: string, options: UnderstandOptions = {}): UnderstoodQuery {
+  const stripped = stripNoise(raw);
+  const text = options.frames ? applyFrameFates(stripped, options.frames) : stripped;
   // the title is the first line of prose: not a code fence, a traceback header or a stack frame
   const firstLine = text.split('\n').find((l) => /[\p{L}\p{N}]/u.test(l) && !/^\s*(?:```|~~~|Traceback \(most recent call last\)|at\s+\S)/.test(l)) ?? '';
   const title = firstLine.replace(CONVENTIONAL_RE, '').trim();
@@ -87,5 +125,5 @@ export function understandQuery(raw: string): UnderstoodQuery {
   for (const m of text.matchAll(FILE_LINE_RE)) addWords(code, m[1]!);
   for (const m of text.matchAll(EXCEPTION_RE)) code.add(m[1]!.toLowerCase());
   for (const m of text.matchAll(IDENT_RE)) if (isCodeLike(m[0])) addWords(code, m[0]);
-  return { text, title, code };
+  return { text, title, code, fenceOnly: fenceOnlyWords(text) };
 }

@@ -1,4 +1,4 @@
-import type { TermGroup } from './query-parse.js';
+import { MAX_LONG_GROUP_WEIGHT, type TermGroup } from './query-parse.js';
 import { localeOrder } from '../core/text-order.js';
 
 /** Knobs of query term selection; see docs/DESIGN.md "Query processing". */
@@ -15,10 +15,21 @@ export interface SelectParams {
    * word the user typed counts, and 0.2 for long ones (issue bodies, stack traces).
    */
   readonly maxDfRatio: number;
+  /** Rank groups by their query weight too (a long query's title and code words, query-parse.ts): `… × weight`. Default false. */
+  readonly byWeight?: boolean | undefined;
+  /** A kept group in at most this share of chunks gains 1 in weight (up to MAX_LONG_GROUP_WEIGHT); 0 is off. */
+  readonly rareRatio?: number | undefined;
 }
 
 export const DEFAULT_SELECT_PARAMS: SelectParams = { maxGroups: 24, maxDfRatio: 0.5 };
 export const LONG_QUERY_SELECT_PARAMS: SelectParams = { maxGroups: 40, maxDfRatio: 0.2 };
+
+/** The selection knobs of a query: `search.ranking.longTerms` for a long one, the defaults for the rest. */
+export function selectParamsFor(long: boolean, longTerms?: { readonly maxGroups: number; readonly maxDfRatio: number; readonly selectByWeight: boolean; readonly rareRatio?: number }): SelectParams {
+  if (!long) return DEFAULT_SELECT_PARAMS;
+  if (!longTerms) return LONG_QUERY_SELECT_PARAMS;
+  return { maxGroups: longTerms.maxGroups, maxDfRatio: longTerms.maxDfRatio, byWeight: longTerms.selectByWeight, ...(longTerms.rareRatio ? { rareRatio: longTerms.rareRatio } : {}) };
+}
 
 export type DropReason = 'not_in_index' | 'too_common' | 'over_limit';
 
@@ -54,7 +65,7 @@ export function selectGroups(groups: readonly TermGroup[], dfOf: (word: string) 
   const dropped: { raw: string; reason: DropReason }[] = [];
   const scored = groups.map((g) => {
     const df = groupDf(g, dfOf);
-    const weight = idf(df, Math.max(totalChunks, df)) * (1 + Math.log(g.count)) * (g.kind === 'word' ? 1 : 1.5);
+    const weight = idf(df, Math.max(totalChunks, df)) * (1 + Math.log(g.count)) * (g.kind === 'word' ? 1 : 1.5) * (params.byWeight ? g.weight : 1);
     return { g, df, weight };
   });
   let live = scored.filter((s) => {
@@ -73,5 +84,7 @@ export function selectGroups(groups: readonly TermGroup[], dfOf: (word: string) 
   live.sort((a, b) => Number(b.g.required) - Number(a.g.required) || b.weight - a.weight || localeOrder(a.g.key, b.g.key));
   for (const s of live.slice(params.maxGroups)) if (!s.g.required) dropped.push({ raw: s.g.raw, reason: 'over_limit' });
   const keptScored = live.filter((s, i) => i < params.maxGroups || s.g.required);
-  return { kept: keptScored.map((s) => s.g), keptDf: keptScored.map((s) => s.df), dropped };
+  const rare = params.rareRatio ?? 0;
+  const kept = keptScored.map((s) => (rare > 0 && s.df <= rare * totalChunks ? { ...s.g, weight: Math.min(MAX_LONG_GROUP_WEIGHT, s.g.weight + 1) } : s.g));
+  return { kept, keptDf: keptScored.map((s) => s.df), dropped };
 }

@@ -18,7 +18,7 @@ import { applyRecency } from '../search/recency.js';
 import { pdfCitation, type SearchResult } from '../search/search-result.js';
 import { highlightTerms, makeSnippet } from '../search/snippet.js';
 import { parseSubQueries } from '../search/sub-queries.js';
-import { DEFAULT_SELECT_PARAMS, LONG_QUERY_SELECT_PARAMS, selectGroups, type DropReason } from '../search/term-select.js';
+import { selectGroups, selectParamsFor, type DropReason } from '../search/term-select.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import type { QueryTokenizer } from './query-tokenizer.js';
 import { documentFrequencies, matchCandidates, revisionPostings, type RevisionStats } from './pg-candidates.js';
@@ -56,7 +56,8 @@ function lexicalQuery(query: string): string {
 
 /** One repository, as lexicalSearch ranks one SQLite index. */
 async function rankRepo(sql: Sql, tok: QueryTokenizer, rev: RevisionStats, p: RankParams): Promise<RepoOutcome> {
-  const parsed = parseQuery(p.query, { weighLong: p.ranking.queryWeights });
+  // as lexicalSearch, except `longTerms.frames` (local indexes only: it asks the index for each frame's file)
+  const parsed = parseQuery(p.query, { weighLong: p.ranking.queryWeights, longTerms: p.ranking.longTerms });
   const words = [...new Set(parsed.groups.flatMap((g) => g.alternatives.flat()))];
   const stats = tok.tokenize(words);
   const df = await documentFrequencies(sql, rev, stats.map((s) => s.term));
@@ -65,7 +66,7 @@ async function rankRepo(sql: Sql, tok: QueryTokenizer, rev: RevisionStats, p: Ra
     const w = words[s.index]!;
     dfByWord.set(w, Math.min(dfByWord.get(w) ?? Infinity, df.get(s.term) ?? 0));
   }
-  const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, rev.rows, parsed.long ? LONG_QUERY_SELECT_PARAMS : DEFAULT_SELECT_PARAMS);
+  const selection = selectGroups(parsed.groups, (w) => dfByWord.get(w) ?? 0, rev.rows, selectParamsFor(parsed.long, p.ranking.longTerms));
   const terms = selection.kept.map((g) => g.raw);
   const empty = { picked: [], terms, dropped: [...selection.dropped], long: parsed.long, plan: 'any' as const, marks: new Set<string>() };
   if (selection.kept.length === 0) return empty;

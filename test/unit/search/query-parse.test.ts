@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../../src/core/errors.js';
 import { buildFtsExpression } from '../../../src/search/fts-expression.js';
-import { MAX_GROUP_WEIGHT, MAX_QUERY_BYTES, parseQuery, type TermGroup } from '../../../src/search/query-parse.js';
+import { MAX_GROUP_WEIGHT, MAX_LONG_GROUP_WEIGHT, MAX_QUERY_BYTES, parseQuery, type TermGroup } from '../../../src/search/query-parse.js';
 
 const alternatives = (q: string): string[][][] => parseQuery(q).groups.map((g) => g.alternatives.map((a) => [...a]));
 
@@ -160,6 +160,56 @@ describe('parseQuery: group weights', () => {
     }
   });
 
+  it('weighs title and code words by longTerms (title 0, code 2: code words up to MAX_LONG_GROUP_WEIGHT)', () => {
+    const w = weights(issue, { longTerms: { title: 0, code: 2, metaWords: false } });
+    expect(w['i:handlerename']).toBe(3); // backticks only count now
+    expect(w['w:rename']).toBe(1); // the title adds nothing
+    expect(w['i:flushqueue']).toBe(3);
+    expect(w['w:stale']).toBe(1);
+    const both = weights(issue, { longTerms: { title: 2, code: 2, metaWords: false } });
+    expect(both['i:handlerename']).toBe(MAX_LONG_GROUP_WEIGHT);
+    expect(Math.max(...Object.values(both))).toBeLessThanOrEqual(MAX_LONG_GROUP_WEIGHT);
+  });
+
+  it('leaves out the words of the pull-request process with metaWords, unless written as code', () => {
+    const text = ['Fixes the stale path after a rename, reported by a user', '', 'Thanks! The `fix` helper in the watcher is also affected.'].join('\n');
+    const on = Object.keys(weights(text, { longTerms: { title: 1, code: 1, metaWords: true } }));
+    const off = Object.keys(weights(text));
+    for (const meta of ['w:fixes', 'w:reported', 'w:thanks', 'w:also']) {
+      expect(off).toContain(meta);
+      expect(on).not.toContain(meta);
+    }
+    expect(on).toEqual(expect.arrayContaining(['w:fix', 'w:stale', 'w:rename', 'w:watcher'])); // `fix` is written as code
+    // a text of nothing but meta words keeps them rather than failing as empty
+    expect(parseQuery('Fixes reported\nthanks', { longTerms: { title: 1, code: 1, metaWords: true } }).groups.length).toBeGreaterThan(0);
+  });
+
+  it('sorts the words only a code block holds with fences: the project\'s names are code, local names go', () => {
+    const text = ['LoadImage drops the affine of a NIfTI file', '', '```python', 'img = LoadImage(image_only=True)(path)', 'print(img.affine)', '```', 'The affine is lost.'].join('\n');
+    const project = new Set(['loadimage', 'image_only']);
+    const opts = { longTerms: { title: 1, code: 1, metaWords: false, fences: true }, defined: (n: string) => project.has(n) };
+    const on = weights(text, opts);
+    const off = weights(text);
+    expect(off['w:img']).toBe(2); // a local name, searched (as code: `img.affine`)
+    expect(off['w:path']).toBe(1);
+    expect(on['w:img']).toBeUndefined();
+    expect(on['w:path']).toBeUndefined();
+    expect(on['w:print']).toBeUndefined();
+    expect(on['i:image_only']).toBe(2); // defined by the project: code
+    expect(on['w:affine']).toBe(off['w:affine']); // also in the prose: untouched
+    // without `defined` (the team store), fences changes nothing
+    expect(weights(text, { longTerms: opts.longTerms })).toEqual(off);
+  });
+
+  it('gives a code word the code increment only when the project defines it, with codeDefined', () => {
+    const project = new Set(['handlerename', 'flushqueue']);
+    const w = weights(issue, { longTerms: { title: 1, code: 1, metaWords: false, codeDefined: true }, defined: (n: string) => project.has(n) });
+    expect(w['i:handlerename']).toBe(3); // defined: title + code
+    expect(w['i:flushqueue']).toBe(2);
+    expect(w['i:createwatcher']).toBe(1); // written as code, defined nowhere in the project
+    expect(w['p:src watch queue ts']).toBe(2); // paths keep it
+  });
+
   it('treats a multi-line query as long even when short', () => {
     const p = parseQuery('Crash in `loadConfig`\nafter upgrade');
     expect(p.long).toBe(true);
@@ -250,9 +300,9 @@ describe('buildFtsExpression: weights', () => {
     expect(buildFtsExpression([id])).toBe('("getusername" OR "get user name") OR ("getusername" OR "get user name")');
   });
 
-  it('keeps the repetition between 1 and 3', () => {
+  it('keeps the repetition between 1 and MAX_LONG_GROUP_WEIGHT', () => {
     expect(buildFtsExpression([group('alpha', 0)])).toBe('"alpha"');
-    expect(buildFtsExpression([group('alpha', 7)])).toBe('"alpha" OR "alpha" OR "alpha"');
+    expect(buildFtsExpression([group('alpha', 7)])).toBe(Array.from({ length: MAX_LONG_GROUP_WEIGHT }, () => '"alpha"').join(' OR '));
   });
 
   it('does not repeat required groups', () => {

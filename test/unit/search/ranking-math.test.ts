@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFtsExpression, ftsString } from '../../../src/search/fts-expression.js';
 import { parseQuery } from '../../../src/search/query-parse.js';
 import { aggregateFiles, applyPriors, dedupeOverlaps, displayScore, isTestPath, queryWantsTests, scoreFromBm25 } from '../../../src/search/rank.js';
-import { groupDf, idf, selectGroups } from '../../../src/search/term-select.js';
+import { DEFAULT_SELECT_PARAMS, groupDf, idf, LONG_QUERY_SELECT_PARAMS, selectGroups, selectParamsFor } from '../../../src/search/term-select.js';
 
 describe('buildFtsExpression', () => {
   it('ORs optional groups and keeps identifier alternatives together', () => {
@@ -46,6 +46,31 @@ describe('selectGroups', () => {
     const sel = selectGroups(parseQuery('"name" parse config user').groups, dfOf, 1000, { maxGroups: 2, maxDfRatio: 1 });
     expect(sel.kept.map((g) => g.raw)).toEqual(['name', 'config']);
     expect(sel.dropped.map((d) => d.reason)).toEqual(['over_limit', 'over_limit']);
+  });
+
+  it('ranks by the groups\' query weights too with byWeight (a long text\'s title and code words)', () => {
+    // config (df 10) outranks parse (df 50) by idf; weighing parse ×3 keeps it instead
+    const groups = parseQuery('parse config').groups.map((g) => ({ ...g, weight: g.raw === 'parse' ? 3 : 1 }));
+    expect(selectGroups(groups, dfOf, 1000, { maxGroups: 1, maxDfRatio: 1 }).kept.map((g) => g.raw)).toEqual(['config']);
+    expect(selectGroups(groups, dfOf, 1000, { maxGroups: 1, maxDfRatio: 1, byWeight: true }).kept.map((g) => g.raw)).toEqual(['parse']);
+  });
+
+  it('weighs the kept groups rarer than rareRatio one more (none when 0)', () => {
+    const groups = parseQuery('parse config').groups;
+    const w = (rareRatio: number): Record<string, number> =>
+      Object.fromEntries(selectGroups(groups, dfOf, 1000, { maxGroups: 24, maxDfRatio: 1, rareRatio }).kept.map((g) => [g.raw, g.weight]));
+    expect(w(0)).toEqual({ config: 1, parse: 1 });
+    expect(w(0.01)).toEqual({ config: 2, parse: 1 }); // config: df 10 of 1000
+    expect(w(0.05)).toEqual({ config: 2, parse: 2 });
+    // the parsed groups are not changed
+    expect(groups.every((g) => g.weight === 1)).toBe(true);
+  });
+
+  it('selectParamsFor: the defaults for short queries, longTerms for long ones', () => {
+    const lt = { maxGroups: 12, maxDfRatio: 0.05, selectByWeight: true };
+    expect(selectParamsFor(false, lt)).toEqual(DEFAULT_SELECT_PARAMS);
+    expect(selectParamsFor(true, lt)).toEqual({ maxGroups: 12, maxDfRatio: 0.05, byWeight: true });
+    expect(selectParamsFor(true)).toEqual(LONG_QUERY_SELECT_PARAMS);
   });
 
   it('idf decreases with document frequency', () => {
