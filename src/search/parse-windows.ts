@@ -1,6 +1,7 @@
 import type { Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../parse/grammars.js';
 import { findDefinitions, runQuery, symbolsOf } from '../parse/syntax-symbols.js';
+import type { DefinitionSpan } from '../store/structure-repo.js';
 
 /**
  * Windows: the parts of a file a reference search parses instead of the whole file.
@@ -18,15 +19,7 @@ import { findDefinitions, runQuery, symbolsOf } from '../parse/syntax-symbols.js
  */
 
 /** A definition as the index stores it (1-based lines and columns). */
-export interface StoredDefinition {
-  readonly name: string;
-  readonly kind: string;
-  readonly container: string | null;
-  readonly startLine: number;
-  readonly startCol: number;
-  readonly endLine: number;
-  readonly endCol: number;
-}
+export type StoredDefinition = DefinitionSpan;
 
 /**
  * Lines `first`–`last` (0-based, inclusive) of a file, the lines it answers for, parsed together
