@@ -44,6 +44,8 @@ export interface DevRow extends QueryScore {
   readonly queryKind?: string | undefined;
   /** The query names a gold file (namesGoldFile): issue-like texts are also reported without these. */
   readonly namesGold?: boolean | undefined;
+  /** Distinct gold files: issue-like texts are also reported for those with one (Acc@k wants every gold file, and most fixes change one). */
+  readonly goldFiles?: number | undefined;
   /** A group reported on its own (`large`: the large-repository group, bench/bench-repos.ts LARGE_REPOS); undefined for the development benchmark proper. */
   readonly group?: string | undefined;
 }
@@ -148,6 +150,8 @@ function splitTables(byVariant: ReadonlyMap<string, readonly DevRow[]>, all: rea
     parts.push(kindTable(`\n== ${prefix}${split}: ${KIND_TITLE[kind]} (${repos} repositories)`, byVariant, pick, ref));
     const unnamed = (r: DevRow): boolean => pick(r) && r.namesGold === false;
     if (kind === 'issue' && all.some(unnamed)) parts.push(kindTable(`-- ${prefix}${split}: issue-like texts that name no gold file (closer to a real report)`, byVariant, unnamed, ref));
+    const single = (r: DevRow): boolean => pick(r) && r.goldFiles === 1;
+    if (kind === 'issue' && all.some(single)) parts.push(kindTable(`-- ${prefix}${split}: issue-like texts whose fix changed one file (Acc@k then asks for that file only)`, byVariant, single, ref));
   }
   return parts;
 }

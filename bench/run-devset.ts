@@ -332,7 +332,7 @@ interface RunOptions {
 
 const wanted = (o: RunOptions, repo: string): boolean => (!o.only || o.only.includes(repo)) && (o.split === 'all' || splitOfRepo(repo) === o.split);
 
-type Meta = Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold' | 'group' | 'queryKind'>;
+type Meta = Pick<DevRow, 'repo' | 'split' | 'kind' | 'namesGold' | 'goldFiles' | 'group' | 'queryKind'>;
 
 /** The group of a set's rows: undefined for the development benchmark proper. */
 const groupOf = (set: { readonly name: string }): string | undefined => (set.name === 'large' ? 'large' : undefined);
@@ -386,7 +386,7 @@ type Trees = (key: string) => { root: string; dbPath: string };
 /** Every configuration over `group` in one tree; the order rotates by `turn`, so no variant always pays for a cold page cache. */
 async function runGroup(o: RunOptions, treeOf: Trees, group: readonly EvalQuery[], kindOfQuery: (q: EvalQuery) => QueryKind, repo: string, turn: number, makeBaseline: (e: Engine) => Promise<WindowBm25>, byVariant: Runs, rowGroup?: string): Promise<void> {
   const split = splitOfRepo(repo);
-  const meta = (q: EvalQuery): Meta => ({ repo, split, kind: kindOfQuery(q), namesGold: namesGoldFile(q.query, q.expected), queryKind: classifyQuery(q.query, { long: isLongQuery(q.query) }), ...(rowGroup ? { group: rowGroup } : {}) });
+  const meta = (q: EvalQuery): Meta => ({ repo, split, kind: kindOfQuery(q), namesGold: namesGoldFile(q.query, q.expected), goldFiles: new Set(q.expected.map((e) => e.path)).size, queryKind: classifyQuery(q.query, { long: isLongQuery(q.query) }), ...(rowGroup ? { group: rowGroup } : {}) });
   const names = [...o.names.slice(turn % o.names.length), ...o.names.slice(0, turn % o.names.length)];
   for (const name of names) {
     const tree = treeOf(chunkKey(name));

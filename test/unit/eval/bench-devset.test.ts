@@ -130,6 +130,14 @@ describe('large-repository group', () => {
     expect(large).toMatch(/doc-comment sentences → their function \(1 repositories\)\n.*\ndefault\s+2\s+0\.000\s+0\.000\s+0\.000/);
   });
 
+  it('reports issue-like texts whose fix changed one file in a table of their own', () => {
+    const issue = (hit: boolean, i: number, goldFiles: number): DevRow => ({ ...row(hit, i), kind: 'issue', goldFiles });
+    const text = formatReport(new Map([['default', [issue(true, 1, 1), issue(false, 2, 1), issue(false, 3, 3), issue(false, 4, 2)]]]), ['tune'], 'default');
+    expect(text).toMatch(/== tune: issue-like long texts → fixed functions \(1 repositories\)\n.*\ndefault\s+4\s+0\.250/);
+    expect(text).toMatch(/-- tune: issue-like texts whose fix changed one file \(Acc@k then asks for that file only\)\n.*\ndefault\s+2\s+0\.500/);
+    expect(formatReport(new Map([['default', [issue(false, 3, 3)]]]), ['tune'], 'default')).not.toMatch(/changed one file/);
+  });
+
   it('records the pull request a squash-merged text comes from, else the commit', () => {
     expect(sourceOf('iterative/dvc', 'repro: fix stage collection (#10654)', 'abc123')).toBe('https://github.com/iterative/dvc/pull/10654');
     expect(sourceOf('getmoto/moto', 'S3: list_objects ignores the delimiter', 'abc123')).toBe('https://github.com/getmoto/moto/commit/abc123');
