@@ -117,6 +117,15 @@ export class SearchRepo {
   }
 
   /**
+   * How many chunks match `match`, counting no further than `upTo`: the walk alone, without
+   * bm25(), whose setup walks every phrase's whole list for its idf. A query plan asks it before
+   * scoring a level whose candidates the next level would replace when fewer than `upTo` match.
+   */
+  countUpTo(match: string, upTo: number): number {
+    return this.stmts.get<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)').get(match, upTo)!.n;
+  }
+
+  /**
    * The bm25() of the best `limit` chunks matching `match`, by chunk id, unfiltered: a second
    * expression's scores, joined in memory to candidates another one found (query expansion).
    * Cheaper than scoring the candidates by rowid, which FTS5 evaluates one seek at a time.
