@@ -96,7 +96,8 @@ export function identifierWords(name: string): string[] {
  */
 export class NameMemo {
   private readonly split = new Map<string, string[]>();
-  private readonly decided = new Map<string, boolean>();
+  /** By query stem, then identifier word: bits 1/2 the answer as a name's first word (known/yes), 4/8 as a later one. */
+  private readonly decided = new Map<string, Map<string, number>>();
 
   /** `identifierWords(name)`, split once. */
   words(name: string): string[] {
@@ -110,12 +111,14 @@ export class NameMemo {
 
   /** `names(q, w, i)`, decided once (only whether `w` leads the name matters). */
   names(q: string, w: string, i: number): boolean {
-    const key = `${i === 0 ? 1 : 0}${q}\u0000${w}`;
-    let d = this.decided.get(key);
-    if (d === undefined) {
-      d = names(q, w, i);
-      this.decided.set(key, d);
-    }
+    let byWord = this.decided.get(q);
+    if (byWord === undefined) this.decided.set(q, (byWord = new Map()));
+    const bits = byWord.get(w) ?? 0;
+    const known = i === 0 ? 1 : 4;
+    const yes = known * 2;
+    if ((bits & known) !== 0) return (bits & yes) !== 0;
+    const d = names(q, w, i);
+    byWord.set(w, bits | known | (d ? yes : 0));
     return d;
   }
 }
