@@ -4,6 +4,7 @@
  * be the number of chunks the scored search returns (up to the bound), for words, phrases, ANDs
  * and ORs, so a skipped level is exactly one whose candidates the next level would have replaced.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type ConfigInput, type Engine } from '../../src/index.js';
@@ -28,10 +29,11 @@ describe('SearchRepo.countUpTo', () => {
   let t: ReturnType<typeof tempDir>;
   let writer: Engine;
   let reader: IndexStore;
+  let root: string;
 
   beforeAll(async () => {
     t = tempDir();
-    const root = join(t.dir, 'repo');
+    root = join(t.dir, 'repo');
     const db = join(t.dir, 'index.db');
     writeTree(root, Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/m${i}.ts`, moduleText(i + 1, 2 + (i % 5))])));
     writer = await createEngine({ root, db, env: isolatedEnv(t.dir), config: { embed: { provider: 'none' } } as ConfigInput });
@@ -55,5 +57,16 @@ describe('SearchRepo.countUpTo', () => {
     for (const upTo of [1, 5, most - 1, most, 10_000]) {
       expect(EXPRESSIONS.map((e) => reader.read(() => reader.search.countUpTo(e, upTo)))).toEqual(scored.map((n) => Math.min(n, upTo)));
     }
+  });
+
+  it('SearchRepo.chunkCount is the chunks table count, and follows another connection\'s commits (issue 19: cached by data version)', async () => {
+    const before = reader.read(() => reader.chunks.count());
+    expect(before).toBeGreaterThan(0);
+    expect(reader.read(() => reader.search.chunkCount())).toBe(before);
+    writeFileSync(join(root, 'src/extra.ts'), moduleText(77, 6));
+    await writer.index();
+    const after = reader.read(() => reader.chunks.count());
+    expect(after).toBeGreaterThan(before);
+    expect(reader.read(() => reader.search.chunkCount())).toBe(after);
   });
 });
