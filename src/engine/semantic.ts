@@ -171,7 +171,7 @@ export class SemanticLayer {
     if (!snapshot) return { mode: 'lexical', reason: `lexical only: no vectors yet for ${provider.name}:${provider.model} (run \`scry embed\`)` };
     const mode: SearchMode = requested === 'auto' ? 'hybrid' : requested;
     if (!counted) return { mode, snapshot, reason: `${mode}: ${provider.name}:${provider.model}` };
-    const chunks = store.read(() => store.chunks.count());
+    const chunks = store.read(() => store.search.chunkCount());
     const coverage = snapshot.size >= chunks ? `${snapshot.size} chunks` : `${snapshot.size} of ${chunks} chunks (embedding in progress)`;
     return { mode, snapshot, reason: `${mode}: ${provider.name}:${provider.model}, ${coverage}` };
   }

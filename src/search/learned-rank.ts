@@ -6,7 +6,7 @@
  * weight sets: `lexical` (no vector features) and `hybrid` (with the model's cosine). Pure: no I/O.
  */
 
-import { bestName, nameWeights } from './name-match.js';
+import { bestName, NameMemo, nameWeights } from './name-match.js';
 
 /** The features, in the order of the weights file. */
 export const FEATURES = [
@@ -172,7 +172,9 @@ export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuer
   const maxCos = maxOf((c) => c.vector?.cosine);
   const files = fileScores(cands);
   const namesOf = cands.map((c) => c.names ?? (c.symbol ? [c.symbol] : []));
-  const nameIdf = q.nameWords ? nameWeights(q.nameWords, namesOf) : undefined;
+  // one memo for the weights and every candidate's best name: the same names and words recur
+  const memo = new NameMemo();
+  const nameIdf = q.nameWords ? nameWeights(q.nameWords, namesOf, memo) : undefined;
   const maxFile = Math.max(0, ...files.values());
   return cands.map((c, i): FeatureVector => {
     const contentType = c.contentType;
@@ -205,7 +207,7 @@ export function extractFeatures(cands: readonly RankerCandidate[], q: RankerQuer
       fileLong: file * long,
       coverageLong: coverage * long,
       cosineLong: cosineNorm * long,
-      nameMatch: q.nameWords ? bestName(q.nameWords, namesOf[i]!, nameIdf).score : 0,
+      nameMatch: q.nameWords ? bestName(q.nameWords, namesOf[i]!, nameIdf, memo).score : 0,
     };
   });
 }

@@ -12,7 +12,7 @@ import { kindRankingWhy, rankingForKind } from './kind-ranking.js';
 import { classifyQuery, type QueryKind } from './query-kind.js';
 import { parseQuery } from './query-parse.js';
 import { applyFrameFates, stripNoise } from './query-understand.js';
-import { planQuery, type PlanLevel } from './query-plan.js';
+import { planQuery, runPlan, type PlanLevel } from './query-plan.js';
 import { addFileSupport, aggregateFiles, applyPriors, applyStructure, blendFileScore, capPerFile, decayPerFile, dedupeOverlaps, displayScore, FILE_SUPPORT_WEIGHT, queryWantsDocs, queryWantsTests, scoreFromBm25 } from './rank.js';
 import { pdfCitation, type RankerTrace, type SearchResult } from './search-result.js';
 import { applyRecency } from './recency.js';
@@ -127,17 +127,13 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   // and a group matches at most as many chunks as its alternatives' rarest words (a bound that lets the plan skip a level)
   const matches = (g: (typeof selection.kept)[number]): number => g.alternatives.reduce((n, alt) => n + Math.min(...alt.map((w) => dfByWord.get(w) ?? Infinity)), 0);
   const levels = selection.kept.length === 0 ? [] : planQuery(selection.kept.map((group) => ({ group, df: cost(group), matches: matches(group) })));
-  let candidates: FtsCandidate[] = [];
-  let plan: PlanLevel['mode'] = 'any';
-  let expression = '';
-  for (const [i, level] of levels.entries()) {
-    // a level that cannot yield `fetch` candidates would be replaced by the next: not run
-    if (i < levels.length - 1 && level.most !== undefined && level.most < fetch) continue;
-    candidates = store.read(() => store.search.search(level.expression, weights, fetch, filter));
-    plan = level.mode;
-    expression = level.expression;
-    if (candidates.length >= fetch) break;
-  }
+  const run = runPlan(levels, fetch, {
+    score: (e) => store.read(() => store.search.search(e, weights, fetch, filter)),
+    count: (e, upTo) => store.read(() => store.search.countUpTo(e, upTo)),
+  });
+  let candidates: FtsCandidate[] = run.candidates;
+  const plan: PlanLevel['mode'] = run.level?.mode ?? 'any';
+  const expression = run.level?.expression ?? '';
   let expansion: ExpansionTrace | undefined;
   if (expand) {
     const mainCost = selection.kept.reduce((n, g) => n + cost(g), 0);

@@ -88,6 +88,41 @@ export function identifierWords(name: string): string[] {
   return [...new Set(words.filter((w, i) => i === 0 || !JOINERS.has(w)))];
 }
 
+/**
+ * The split words of names and the word decisions of one query, each worked out once (issue 19,
+ * natlat): a blend scores ~100 candidates whose names repeat (a class's methods, a file's chunks),
+ * and `nameWeights` and `bestName` split and compare the same names again. Same answers as
+ * without it; made per search, never shared between queries.
+ */
+export class NameMemo {
+  private readonly split = new Map<string, string[]>();
+  /** By query stem, then identifier word: bits 1/2 the answer as a name's first word (known/yes), 4/8 as a later one. */
+  private readonly decided = new Map<string, Map<string, number>>();
+
+  /** `identifierWords(name)`, split once. */
+  words(name: string): string[] {
+    let w = this.split.get(name);
+    if (w === undefined) {
+      w = identifierWords(name);
+      this.split.set(name, w);
+    }
+    return w;
+  }
+
+  /** `names(q, w, i)`, decided once (only whether `w` leads the name matters). */
+  names(q: string, w: string, i: number): boolean {
+    let byWord = this.decided.get(q);
+    if (byWord === undefined) this.decided.set(q, (byWord = new Map()));
+    const bits = byWord.get(w) ?? 0;
+    const known = i === 0 ? 1 : 4;
+    const yes = known * 2;
+    if ((bits & known) !== 0) return (bits & yes) !== 0;
+    const d = names(q, w, i);
+    byWord.set(w, bits | known | (d ? yes : 0));
+    return d;
+  }
+}
+
 /** Whether the query stem `q` names the identifier word `w` (its position `i` in the name: only the first may be a verb). */
 function names(q: string, w: string, i: number): boolean {
   if (close(q, nameStem(w))) return true;
@@ -100,10 +135,11 @@ function names(q: string, w: string, i: number): boolean {
  * a name the word names. A word most names carry (`schema` in a schema library) says little about
  * which one the description means.
  */
-export function nameWeights(query: readonly string[], namesOf: ReadonlyArray<readonly string[]>): number[] {
-  const wordsOf = namesOf.map((ns) => ns.map(identifierWords));
+export function nameWeights(query: readonly string[], namesOf: ReadonlyArray<readonly string[]>, memo?: NameMemo): number[] {
+  const wordsOf = namesOf.map((ns) => ns.map((n) => (memo ? memo.words(n) : identifierWords(n))));
+  const named = memo ? (q: string, w: string, i: number): boolean => memo.names(q, w, i) : names;
   return query.map((q) => {
-    const hits = wordsOf.filter((ns) => ns.some((ws) => ws.some((w, i) => names(q, w, i)))).length;
+    const hits = wordsOf.filter((ns) => ns.some((ws) => ws.some((w, i) => named(q, w, i)))).length;
     return Math.log(1 + namesOf.length / (1 + hits));
   });
 }
@@ -114,8 +150,9 @@ export function nameWeights(query: readonly string[], namesOf: ReadonlyArray<rea
  * words (a name word weighs as the query word naming it, else as the query words' mean). Without
  * `weights` every word weighs 1: 2·matched / (name words + query words).
  */
-export function nameScore(query: readonly string[], name: string, weights?: readonly number[]): number {
-  const words = identifierWords(name);
+export function nameScore(query: readonly string[], name: string, weights?: readonly number[], memo?: NameMemo): number {
+  const words = memo ? memo.words(name) : identifierWords(name);
+  const named = memo ? (q: string, w: string, i: number): boolean => memo.names(q, w, i) : names;
   if (words.length === 0 || query.length === 0) return 0;
   const wq = weights ?? query.map(() => 1);
   const all = wq.reduce((a, b) => a + b, 0);
@@ -126,7 +163,7 @@ export function nameScore(query: readonly string[], name: string, weights?: read
   words.forEach((w, i) => {
     let best = -1;
     query.forEach((q, j) => {
-      if (wq[j]! > best && names(q, w, i)) best = wq[j]!;
+      if (wq[j]! > best && named(q, w, i)) best = wq[j]!;
     });
     matched += Math.max(0, best);
     side += best >= 0 ? best : mean;
@@ -135,10 +172,10 @@ export function nameScore(query: readonly string[], name: string, weights?: read
 }
 
 /** The best-named definition among `names`: its name and score (score 0, name undefined when none matches). */
-export function bestName(query: readonly string[], names: readonly string[], weights?: readonly number[]): { name: string | undefined; score: number } {
+export function bestName(query: readonly string[], names: readonly string[], weights?: readonly number[], memo?: NameMemo): { name: string | undefined; score: number } {
   let best: { name: string | undefined; score: number } = { name: undefined, score: 0 };
   for (const n of names) {
-    const s = nameScore(query, n, weights);
+    const s = nameScore(query, n, weights, memo);
     if (s > best.score) best = { name: n, score: s };
   }
   return best;

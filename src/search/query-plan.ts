@@ -60,3 +60,32 @@ export function planQuery(groups: readonly PlannedGroup[], budget = SCORE_BUDGET
   else levels.push(any);
   return levels;
 }
+
+/** What running a plan needs of the index: a level's scored candidates, and a count of its matches up to a bound. */
+export interface PlanRunner<T> {
+  score(expression: string): T[];
+  count(expression: string, upTo: number): number;
+}
+
+/**
+ * Runs the levels in order and keeps the first that yields `fetch` candidates, else the last one
+ * run. A level before the last is not scored when fewer than `fetch` chunks can match it: by its
+ * `most` bound, else by counting its matches (issue 19, natlat: counting an AND of common words
+ * costs a fraction of scoring it, since bm25() first walks each phrase's whole list for its idf;
+ * the candidates of such a level were always replaced by the next level's). `level`: the one kept.
+ */
+export function runPlan<T>(levels: readonly PlanLevel[], fetch: number, run: PlanRunner<T>): { candidates: T[]; level: PlanLevel | undefined } {
+  let candidates: T[] = [];
+  let kept: PlanLevel | undefined;
+  for (const [i, level] of levels.entries()) {
+    const last = i === levels.length - 1;
+    // a level that cannot yield `fetch` candidates would be replaced by the next: not scored
+    if (!last && level.most !== undefined && level.most < fetch) continue;
+    // filters only drop matches, so fewer than `fetch` matches means fewer than `fetch` candidates
+    if (!last && run.count(level.expression, fetch) < fetch) continue;
+    candidates = run.score(level.expression);
+    kept = level;
+    if (candidates.length >= fetch) break;
+  }
+  return { candidates, level: kept };
+}

@@ -46,6 +46,36 @@ function markLine(line: string, matches: (token: string) => boolean): { text: st
   return { text, hits };
 }
 
+/**
+ * Per line of `text` (lines split at \n, as `makeSnippet` splits them; \r is no word character),
+ * how many distinct matched tokens it holds, lower-cased. One walk of the whole text with one
+ * regular expression, a line's set made only when it has a hit (issue 19, natlat: a result's
+ * chunk can hold thousands of tokens, and a match iterator, its match arrays and a set per line
+ * were most of what a search allocated).
+ */
+export function lineScores(text: string, lineCount: number, matches: (token: string) => boolean): number[] {
+  const scores = new Array<number>(lineCount).fill(0);
+  const re = new RegExp(WORD_RE.source, WORD_RE.flags);
+  let line = 0;
+  let lineEnd = text.indexOf('\n');
+  let seen: Set<string> | undefined;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (lineEnd !== -1 && m.index > lineEnd) {
+      if (seen) scores[line] = seen.size;
+      seen = undefined;
+      // a token never spans a line break: move to the line holding this one
+      while (lineEnd !== -1 && m.index > lineEnd) {
+        line++;
+        lineEnd = text.indexOf('\n', lineEnd + 1);
+      }
+    }
+    const token = m[0];
+    if (matches(token)) (seen ??= new Set()).add(token.toLowerCase());
+  }
+  if (seen) scores[line] = seen.size;
+  return scores;
+}
+
 export interface Snippet {
   readonly text: string;
   /** 1-based line of the snippet's first line in the file. */
@@ -59,11 +89,7 @@ export interface Snippet {
 export function makeSnippet(chunkText: string, chunkStartLine: number, terms: ReadonlySet<string>, maxLines = 4): Snippet {
   const lines = chunkText.split(/\r?\n/);
   const matches = tokenMatcher(terms);
-  const scores = lines.map((line) => {
-    const seen = new Set<string>();
-    for (const m of line.matchAll(WORD_RE)) if (matches(m[0])) seen.add(m[0].toLowerCase());
-    return seen.size;
-  });
+  const scores = lineScores(chunkText, lines.length, matches);
   let bestStart = 0;
   let bestScore = -1;
   for (let i = 0; i < lines.length; i++) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bestName, identifierWords, nameScore, nameStem, nameWeights, queryNameWords } from '../../../src/search/name-match.js';
+import { bestName, identifierWords, NameMemo, nameScore, nameStem, nameWeights, queryNameWords } from '../../../src/search/name-match.js';
 import { extractFeatures, type RankerCandidate } from '../../../src/search/learned-rank.js';
 import { isTestPath } from '../../../src/search/rank.js';
 
@@ -111,5 +111,37 @@ describe('nameWeights', () => {
     expect(nameScore(query, 'makeOptional', w)).toBeGreaterThan(nameScore(query, 'jsonSchema', w));
     // all weights 1: the plain Dice overlap
     expect(nameScore(query, 'makeOptional', query.map(() => 1))).toBeCloseTo(nameScore(query, 'makeOptional'));
+  });
+});
+
+describe('NameMemo (issue 19: each name split and each word decided once per search)', () => {
+  // names drawn from a small alphabet of words, so names and words recur as in a real pool
+  const part = fc.constantFrom('get', 'Get', 'is', 'to', 'JSON', 'Key', 'keys', 'primary', 'Primary', 'schema', 'Schema', 'make', 'optional', 'many', 'One', 'parse', 'Config', 'config', 'clone', 'Deep', '_', '$', '2');
+  const name = fc.array(part, { minLength: 1, maxLength: 4 }).map((ps) => ps.join(''));
+  const names = fc.array(fc.array(name, { maxLength: 4 }), { maxLength: 12 });
+  const query = fc.array(fc.constantFrom('get', 'returns', 'the', 'primary', 'keys', 'whether', 'schema', 'optional', 'parse', 'configuration', 'deep', 'clone', 'one', 'to', 'json', 'make'), { maxLength: 8 }).map((ws) => queryNameWords(ws.join(' ')));
+
+  it('gives the weights and every best name bit for bit as without it, one memo across all candidates', () => {
+    fc.assert(
+      fc.property(query, names, (q, namesOf) => {
+        const memo = new NameMemo();
+        const w = nameWeights(q, namesOf, memo);
+        expect(w).toEqual(nameWeights(q, namesOf));
+        for (const ns of namesOf) {
+          expect(bestName(q, ns, w, memo)).toEqual(bestName(q, ns, w));
+          expect(bestName(q, ns, undefined, memo)).toEqual(bestName(q, ns));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('tells a leading word from the same word later in a name (only the first may be a verb)', () => {
+    const memo = new NameMemo();
+    const q = queryNameWords('Returns the value');
+    // `get` leads getValue (named by "returns") but not valueGet: one memo must keep both answers
+    expect(nameScore(q, 'getValue', undefined, memo)).toBe(nameScore(q, 'getValue'));
+    expect(nameScore(q, 'valueGet', undefined, memo)).toBe(nameScore(q, 'valueGet'));
+    expect(nameScore(q, 'getValue')).toBeGreaterThan(nameScore(q, 'valueGet'));
   });
 });

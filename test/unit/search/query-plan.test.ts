@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../../src/search/query-parse.js';
-import { planQuery } from '../../../src/search/query-plan.js';
+import { planQuery, runPlan, type PlanLevel } from '../../../src/search/query-plan.js';
 
 // one parse per term, so that no joined-pair groups are added
 const planned = (q: string, dfs: number[]) =>
@@ -34,5 +35,71 @@ describe('planQuery', () => {
 
   it('a single common term is scored as it is', () => {
     expect(planQuery(planned('alpha', [1_000_000]), 100)).toEqual([{ expression: '"alpha"', mode: 'any' }]);
+  });
+});
+
+describe('runPlan', () => {
+  const levels: PlanLevel[] = [
+    { expression: 'A AND B', mode: 'all' },
+    { expression: 'A OR B', mode: 'rare' },
+  ];
+  /** An index where each expression matches `hits[e]` chunks; records what was scored and counted. */
+  const index = (hits: Record<string, number>) => {
+    const scored: string[] = [];
+    const counted: string[] = [];
+    return {
+      scored,
+      counted,
+      run: {
+        score: (e: string) => (scored.push(e), Array.from({ length: Math.min(hits[e]!, 10) }, (_, i) => `${e}#${i}`)),
+        count: (e: string, upTo: number) => (counted.push(e), Math.min(hits[e]!, upTo)),
+      },
+    };
+  };
+
+  it('does not score a level before the last when fewer than `fetch` chunks match it: the next level is kept', () => {
+    const ix = index({ 'A AND B': 7, 'A OR B': 40 });
+    const out = runPlan(levels, 10, ix.run);
+    expect(ix.scored).toEqual(['A OR B']);
+    expect(out.level?.mode).toBe('rare');
+    expect(out.candidates).toHaveLength(10);
+  });
+
+  it('scores a level that has enough matches and stops there; the last level is scored without counting', () => {
+    const ix = index({ 'A AND B': 12, 'A OR B': 40 });
+    const out = runPlan(levels, 10, ix.run);
+    expect(ix.scored).toEqual(['A AND B']);
+    expect(out.level?.expression).toBe('A AND B');
+    const last = index({ 'A AND B': 0, 'A OR B': 3 });
+    expect(runPlan(levels, 10, last.run).candidates).toHaveLength(3);
+    expect(last.counted).toEqual(['A AND B']);
+  });
+
+  it('skips by the `most` bound without counting, and keeps nothing when there is no level', () => {
+    const ix = index({ 'A AND B': 50, 'A OR B': 40 });
+    runPlan([{ ...levels[0]!, most: 5 }, levels[1]!], 10, ix.run);
+    expect(ix.counted).toEqual([]);
+    expect(ix.scored).toEqual(['A OR B']);
+    expect(runPlan([], 10, ix.run)).toEqual({ candidates: [], level: undefined });
+  });
+
+  it('keeps what running every level in order keeps (the rule before counting), for any match counts', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(30), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 20 }), (counts, fetch) => {
+        const ls = counts.map((_, i): PlanLevel => ({ expression: `L${i}`, mode: i === counts.length - 1 ? 'any' : 'all' }));
+        const hits = Object.fromEntries(counts.map((c, i) => [`L${i}`, c]));
+        const score = (e: string) => Array.from({ length: Math.min(hits[e]!, fetch) }, (_, i) => `${e}#${i}`);
+        // the reference: score each level in order, keep the first with `fetch` candidates, else the last
+        let ref: string[] = [];
+        let refLevel: PlanLevel | undefined;
+        for (const l of ls) {
+          ref = score(l.expression);
+          refLevel = l;
+          if (ref.length >= fetch) break;
+        }
+        const out = runPlan(ls, fetch, { score, count: (e, upTo) => Math.min(hits[e]!, upTo) });
+        expect(out).toEqual({ candidates: ref, level: refLevel });
+      }),
+    );
   });
 });

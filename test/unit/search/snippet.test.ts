@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitIdentifier } from '../../../src/core/code-tokens.js';
-import { highlightTerms, lightStem, MARK_CLOSE, MARK_OPEN, makeSnippet } from '../../../src/search/snippet.js';
+import { highlightTerms, lightStem, lineScores, MARK_CLOSE, MARK_OPEN, makeSnippet } from '../../../src/search/snippet.js';
 
 const WORD_RE = /[\p{L}\p{N}_$]+/gu;
 /** The token test every snippet applies, asked afresh for each occurrence (what makeSnippet did before it remembered answers per token). */
@@ -42,5 +42,34 @@ describe('makeSnippet', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('lineScores (issue 19: one walk of the chunk instead of one per line)', () => {
+  /** The rule it replaces: each line split off and matched on its own, a set of its hits. */
+  const reference = (text: string, matches: (t: string) => boolean): number[] =>
+    text.split(/\r?\n/).map((line) => {
+      const seen = new Set<string>();
+      for (const m of line.matchAll(/[\p{L}\p{N}_$]+/gu)) if (matches(m[0])) seen.add(m[0].toLowerCase());
+      return seen.size;
+    });
+
+  it('gives every line the count of distinct matched tokens the per-line rule gives (property)', () => {
+    const piece = fc.constantFrom('parseConfig', 'parse', 'PARSE', 'config', 'Parser', 'get_value', 'value', 'x', 'db', 'é', 'Ä', '42', '𝒳', '$el', ' ', '  ', '\n', '\r\n', '\r', '\n\n', '.', '(', '-', '\t');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), fc.subarray(['parse', 'value', 'config', 'db', 'x']), (pieces, words) => {
+        const text = pieces.join('');
+        const terms = highlightTerms(words);
+        const matches = (t: string): boolean => matchesAfresh(t, terms);
+        expect(lineScores(text, text.split(/\r?\n/).length, matches)).toEqual(reference(text, matches));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('counts a token repeated on a line once, in any case, and leaves lines without hits at 0', () => {
+    const text = 'parse Parse PARSE\n\nno hits here\r\nvalue db value';
+    const terms = highlightTerms(['parse', 'value', 'db']);
+    expect(lineScores(text, 4, (t) => matchesAfresh(t, terms))).toEqual([1, 0, 0, 2]);
   });
 });
