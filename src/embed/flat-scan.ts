@@ -12,7 +12,7 @@ import { TopK } from './kernel/top-k.js';
 import { VectorLayout, type VectorStorage } from './vector-layout.js';
 import { DEFAULT_CHUNK_ROWS, type DenseBlock, type FlatVectorIndexOptions, type VectorHit, type VectorIndexMemory, MAP_BYTES_PER_ENTRY } from './vector-index-types.js';
 import { VectorSlots } from './vector-slots.js';
-import { decodeVectorBlob, MAX_VECTOR_DIMENSIONS, quantizeInto, type DecodedVector, type QuantizedVector } from './quantize.js';
+import { decodeAnyVector, MAX_VECTOR_DIMENSIONS, quantizeInto, type DecodedVector, type QuantizedVector } from './quantize.js';
 
 /**
  * An exact (brute-force) vector index: every search scores every row with a WebAssembly SIMD
@@ -120,7 +120,7 @@ export class FlatVectorIndex {
    */
   add(id: number, vector: Float32Array | Uint8Array | QuantizedVector): void {
     if (!Number.isSafeInteger(id)) throw invalid('id', `${id}; expected a safe integer`);
-    const v = toDecoded(vector);
+    const v = decodeAnyVector(vector);
     if (v.values.length !== this.dimensions) {
       throw invalid('vector', `${v.values.length} dimensions; this index holds ${this.dimensions}`);
     }
@@ -391,12 +391,6 @@ export class FlatVectorIndex {
     else for (let i = 0; i < v.values.length; i++) row[i] = v.values[i]! * v.scale;
     row.fill(0, this.dimensions);
   }
-}
-
-function toDecoded(vector: Float32Array | Uint8Array | QuantizedVector): DecodedVector {
-  if (vector instanceof Float32Array) return { kind: 'float32', values: vector };
-  if (vector instanceof Uint8Array) return decodeVectorBlob(vector);
-  return { kind: 'int8', values: vector.values, scale: vector.scale };
 }
 
 function assertFinite(v: ArrayLike<number>): void {

@@ -181,3 +181,10 @@ export function decodeVectorBlob(blob: Uint8Array): DecodedVector {
   for (let i = 0; i < dimensions; i++) values[i] = view.getFloat32(4 * i, true);
   return { kind, values };
 }
+
+/** A vector in any of the forms an index accepts (float32 values, a stored blob, int8 values with their scale), decoded. */
+export function decodeAnyVector(vector: Float32Array | Uint8Array | QuantizedVector): DecodedVector {
+  if (vector instanceof Float32Array) return { kind: 'float32', values: vector };
+  if (vector instanceof Uint8Array) return decodeVectorBlob(vector);
+  return { kind: 'int8', values: vector.values, scale: vector.scale };
+}
