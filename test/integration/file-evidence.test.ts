@@ -5,10 +5,10 @@
  * says why; without it the prose file wins. File scoring shows its factor on `--explain`, and a
  * short text is ranked without either step.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type ConfigInput, type Engine } from '../../src/index.js';
-import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
+import type { ConfigInput, Engine } from '../../src/index.js';
+import { enginesByConfig } from '../helpers/config-engines.js';
+import { tempDir } from '../helpers/temp.js';
 
 const REPO: Record<string, string> = {
   'pkg/utility/array.py': [
@@ -51,13 +51,7 @@ describe('file evidence for long texts', () => {
 
   beforeAll(async () => {
     t = tempDir();
-    const root = join(t.dir, 'repo');
-    writeTree(root, REPO);
-    const db = join(t.dir, 'index.db');
-    const indexer = await createEngine({ root, db, env: isolatedEnv(t.dir) });
-    await indexer.index();
-    indexer.close();
-    for (const [name, config] of Object.entries(configs)) engines.set(name, await createEngine({ root, db, env: isolatedEnv(t.dir), config }));
+    for (const [name, engine] of await enginesByConfig(t.dir, REPO, configs)) engines.set(name, engine);
   });
 
   afterAll(() => {

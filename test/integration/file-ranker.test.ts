@@ -6,10 +6,10 @@
  * chunk in the order of the files' scores), keeps each file's chunks in their order, and
  * `--explain` shows each file's features and contributions. A short query is ranked without it.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type ConfigInput, type Engine, type SearchResult } from '../../src/index.js';
-import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
+import type { ConfigInput, Engine, SearchResult } from '../../src/index.js';
+import { enginesByConfig } from '../helpers/config-engines.js';
+import { tempDir } from '../helpers/temp.js';
 
 const REPO: Record<string, string> = {
   'pkg/utility/array.py': [
@@ -52,13 +52,7 @@ describe('the learned file ranker for long texts', () => {
 
   beforeAll(async () => {
     t = tempDir();
-    const root = join(t.dir, 'repo');
-    writeTree(root, REPO);
-    const db = join(t.dir, 'index.db');
-    const indexer = await createEngine({ root, db, env: isolatedEnv(t.dir) });
-    await indexer.index();
-    indexer.close();
-    for (const [name, config] of Object.entries({ rules: long({}), ranker: long({ fileRanker: true }) })) engines.set(name, await createEngine({ root, db, env: isolatedEnv(t.dir), config }));
+    for (const [name, engine] of await enginesByConfig(t.dir, REPO, { rules: long({}), ranker: long({ fileRanker: true }) })) engines.set(name, engine);
   });
 
   afterAll(() => {

@@ -7,10 +7,10 @@
  * without it the wrapper sharing the library's words does. `metaWords` leaves out the words of the
  * pull-request process that carry an unrelated script.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type ConfigInput, type Engine } from '../../src/index.js';
-import { isolatedEnv, tempDir, writeTree } from '../helpers/temp.js';
+import type { ConfigInput, Engine } from '../../src/index.js';
+import { enginesByConfig } from '../helpers/config-engines.js';
+import { tempDir } from '../helpers/temp.js';
 
 const REPO: Record<string, string> = {
   'pkg/bundle/scripts.py': [
@@ -58,13 +58,7 @@ describe('the words of long texts (longTerms)', () => {
 
   beforeAll(async () => {
     t = tempDir();
-    const root = join(t.dir, 'repo');
-    writeTree(root, REPO);
-    const db = join(t.dir, 'index.db');
-    const indexer = await createEngine({ root, db, env: isolatedEnv(t.dir) });
-    await indexer.index();
-    indexer.close();
-    for (const [name, c] of Object.entries(configs)) engines.set(name, await createEngine({ root, db, env: isolatedEnv(t.dir), config: c }));
+    for (const [name, engine] of await enginesByConfig(t.dir, REPO, configs)) engines.set(name, engine);
   });
 
   afterAll(() => {
