@@ -4,8 +4,9 @@
  * suffix that names exactly one indexed file; frames in installed packages and runtimes are dropped.
  * Pure: works on path strings only (nothing is read, so nothing outside the root can be).
  */
+import { isLibraryPath } from '../core/library-paths.js';
 import type { FailureItem } from './failure-item.js';
-import { isLibraryPath, normPath } from './failure-rules.js';
+import { normPath } from './failure-rules.js';
 
 export interface MappedFailures {
   /** Items whose file is indexed, with `file` relative to the root; log order. */

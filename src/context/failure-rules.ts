@@ -3,6 +3,7 @@
  * first that returns true consumes the line. Formats are those the tools print (see
  * test/golden/failures/logs/, captured from the real tools by scripts/failure-logs.sh).
  */
+import { isLibraryPath } from '../core/library-paths.js';
 import { isTestPath } from '../search/rank.js';
 import type { FailureItem, FailureKind, FailureTool } from './failure-item.js';
 
@@ -41,17 +42,6 @@ export interface ParseState {
 }
 
 export type LineRule = (line: string, state: ParseState) => boolean;
-
-/**
- * Files of a language runtime or an installed package, never the project's: Python's
- * site-packages and standard library, node_modules, Node internals, the Rust standard library and
- * cargo registry, the Go root.
- */
-const LIBRARY_PATH_RE = /(?:^|\/)(?:site-packages|dist-packages|node_modules|\.cargo\/registry|\.rustup)\/|^(?:node:|internal\/)|^\/rustc\/|^\/usr\/(?:local\/)?lib\/(?:python\d|go)|\/lib\/python\d[.\d]*\/|^<frozen |\/go\/pkg\/mod\/|\/src\/(?:runtime|testing)\/[^/]+\.go$/;
-
-export function isLibraryPath(file: string): boolean {
-  return LIBRARY_PATH_RE.test(file);
-}
 
 /** `file://`, backslashes and a leading `./` removed. */
 export function normPath(file: string): string {

@@ -5,6 +5,7 @@
  * "Query processing"). Input is untrusted: the patterns are linear (no nested quantifiers over the
  * same characters) and every line is looked at once.
  */
+import { isLibraryPath } from '../core/library-paths.js';
 
 /** One frame of a stack trace. `lines`: the text's line numbers (0-based) the frame spans. */
 export interface Frame {
@@ -46,9 +47,6 @@ function indent(line: string): number {
   return line.length - line.trimStart().length;
 }
 
-/** Paths of libraries and runtimes: a frame there is not the project's own unless the index holds its file. */
-const LIBRARY_PATH = /(?:^|[\\/])(?:site-packages|dist-packages|node_modules|lib[\\/]python\d[\w.]*|Lib|\.pyenv|\.venv|venv|conda|miniconda\d?|anaconda\d?)(?:[\\/]|$)|^<frozen |^node:|^internal[\\/]|^<anonymous>$/;
-
 /**
  * The relative paths under which an index might hold a frame's file, longest first: each suffix of
  * its path after the last library directory (`.../site-packages/monai/x.py` → `monai/x.py`, `x.py`),
@@ -84,7 +82,7 @@ export function indexedFramePath(frame: Frame, indexed: (relPath: string) => boo
  * not, its path is not a library's or the runtime's.
  */
 export function isOwnFrame(frame: Frame, indexed: (relPath: string) => boolean): boolean {
-  return indexedFramePath(frame, indexed) !== undefined || !LIBRARY_PATH.test(frame.path.replace(/\\/g, '/'));
+  return indexedFramePath(frame, indexed) !== undefined || !isLibraryPath(frame.path);
 }
 
 /**
@@ -95,5 +93,5 @@ export function isOwnFrame(frame: Frame, indexed: (relPath: string) => boolean):
 export function frameFate(frame: Frame, indexed: (relPath: string) => boolean): FrameFate {
   const path = indexedFramePath(frame, indexed);
   if (path !== undefined) return path === frame.path ? 'keep' : { path };
-  return LIBRARY_PATH.test(frame.path.replace(/\\/g, '/')) ? 'drop' : 'keep';
+  return isLibraryPath(frame.path) ? 'drop' : 'keep';
 }

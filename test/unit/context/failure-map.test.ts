@@ -25,6 +25,12 @@ describe('mapFailures', () => {
     expect(got.dropped.map((d) => d.reason)).toEqual(['library', 'library', 'library', 'library', 'unknown', 'ambiguous']);
   });
 
+  it("drops Windows Python's standard library and virtual-environment frames too (one rule with long-query tracebacks)", () => {
+    const got = mapFailures([item('C:\\Python311\\Lib\\unittest\\case.py'), item('/home/me/proj/.venv/bin/pytest'), item('/opt/conda/bin/python3.11'), item('/home/me/proj/src/app/calc.py')], '/home/me/proj', FILES);
+    expect(got.dropped.map((d) => d.reason)).toEqual(['library', 'library', 'library']);
+    expect(got.items.map((i) => i.file)).toEqual(['src/app/calc.py']);
+  });
+
   it('resolves a shared name to the folder where the log placed another file', () => {
     const { items } = mapFailures([item('web/handler.go'), item('util.go')], '/r', FILES);
     expect(items.map((i) => i.file)).toEqual(['web/handler.go', 'web/util.go']);
