@@ -47,8 +47,8 @@ export function withoutFileEvidence(ranking: RankingConfig): RankingConfig {
   const byKind: RankingConfig['byKind'] = {};
   for (const [kind, own] of Object.entries(ranking.byKind) as Array<[QueryKind, KindRanking | undefined]>) {
     if (!own) continue;
-    const { fileScore: _score, mentionBoost: _boost, fileRanker: _ranker, ...rest } = own;
+    const { fileScore: _score, mentionBoost: _boost, fileRanker: _ranker, companionBoost: _companions, ...rest } = own;
     byKind[kind] = rest;
   }
-  return { ...ranking, fileScore: 0, mentionBoost: 0, fileRanker: false, byKind };
+  return { ...ranking, fileScore: 0, mentionBoost: 0, fileRanker: false, companionBoost: 0, byKind };
 }

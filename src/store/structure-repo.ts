@@ -162,6 +162,17 @@ export class StructureRepo {
   }
 
 
+  /** The import specifiers of the listed files, with each file's language (one read; companion ranking of long texts). */
+  importSourcesOf(paths: readonly string[]): Array<{ path: string; language: string; source: string }> {
+    if (paths.length === 0) return [];
+    return this.db
+      .prepare<string[], { path: string; language: string; source: string }>(
+        `SELECT f.path AS path, f.language AS language, i.source AS source FROM imports i JOIN files f ON f.id = i.file_id
+         WHERE f.path IN (${paths.map(() => '?').join(', ')}) ORDER BY f.path, i.line`,
+      )
+      .all(...paths);
+  }
+
   /** Imports whose specifier contains `fragment` (candidates for "who imports this file"). */
   importsMentioning(fragment: string, limit: number): ImportRow[] {
     return this.db

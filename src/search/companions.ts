@@ -1,0 +1,112 @@
+/**
+ * Companion ranking of long texts (issue 18, companions; docs/DESIGN.md "Ranking II"): a fix that
+ * changes several files changes files tied to each other — the module a changed file imports, the
+ * package `__init__.py` that re-exports it, its test. The first `anchors` files of a long text's
+ * list stand for what the text is about; each file ranked below them (down to file rank `window`)
+ * that is structurally tied to one of them gets its chunks' scores × (1 + `boost`), and the list is
+ * re-sorted. Pure: the imports are read by companion-pass.ts.
+ *
+ * On the large tune half (bench/long-companions.ts), a file at file rank 6–20 of a multi-file text
+ * that is tied to one of the first 3 is gold 3–10× as often as one that is not.
+ */
+import { posix } from 'node:path';
+import { resolveImport, sourcesFor, testsFor } from './relations.js';
+
+export interface CompanionSettings {
+  /** A tied file's chunks score × (1 + boost); 0 turns the step off. */
+  readonly boost: number;
+  /** The first this many files of the list are the anchors. */
+  readonly anchors: number;
+  /** Files ranked below the anchors down to this file rank may be companions. */
+  readonly window: number;
+}
+
+/** What a companion is to its anchor, as `--explain` says it. */
+export type CompanionTie = 'imported by it' | 'imports it' | 'its package __init__' | 'its test' | 'tested by it';
+
+export interface Companion {
+  readonly anchor: string;
+  readonly tie: CompanionTie;
+}
+
+/** A file's language and import specifiers (as stored). */
+export interface FileImports {
+  readonly language: string;
+  readonly sources: readonly string[];
+}
+
+/** The distinct files of a ranked list, best first. */
+export function fileOrder(rows: ReadonlyArray<{ readonly path: string }>): string[] {
+  return [...new Set(rows.map((r) => r.path))];
+}
+
+/** Every `__init__.py` of the packages `path` is in, its own directory first. */
+export function packageInits(path: string): string[] {
+  const out: string[] = [];
+  for (let dir = posix.dirname(path); dir !== '.' && dir !== '/' && dir !== ''; dir = posix.dirname(dir)) out.push(`${dir}/__init__.py`);
+  return out;
+}
+
+/** The files `path` imports among `files` (resolved as `outline` does, against the listed files only). */
+function resolvedImports(path: string, imports: ReadonlyMap<string, FileImports>, files: ReadonlySet<string>): Set<string> {
+  const own = imports.get(path);
+  const out = new Set<string>();
+  if (!own) return out;
+  for (const source of own.sources) {
+    const hit = resolveImport(source, path, own.language, files);
+    if (hit !== undefined && hit !== path) out.add(hit);
+  }
+  return out;
+}
+
+/** The tie of `file` to `anchor`, the strongest first (an import either way, the package, a test), or undefined. */
+function tieOf(file: string, anchor: string, resolved: (path: string) => ReadonlySet<string>): CompanionTie | undefined {
+  if (resolved(anchor).has(file)) return 'imported by it';
+  if (resolved(file).has(anchor)) return 'imports it';
+  if (packageInits(anchor).includes(file)) return 'its package __init__';
+  if (testsFor(anchor, [file]).length > 0) return 'its test';
+  if (sourcesFor(anchor, [file]).length > 0) return 'tested by it';
+  return undefined;
+}
+
+/**
+ * The companions among `order` (distinct files, best first): each file at file rank
+ * `anchors`+1…`window` tied to one of the first `anchors` files, with the first anchor it is tied to.
+ */
+export function findCompanions(order: readonly string[], imports: ReadonlyMap<string, FileImports>, settings: CompanionSettings): Map<string, Companion> {
+  const out = new Map<string, Companion>();
+  const anchors = order.slice(0, settings.anchors);
+  const candidates = order.slice(settings.anchors, Math.max(settings.anchors, settings.window));
+  if (anchors.length === 0 || candidates.length === 0) return out;
+  const files = new Set([...anchors, ...candidates]);
+  const memo = new Map<string, Set<string>>();
+  const resolved = (path: string): Set<string> => {
+    let hit = memo.get(path);
+    if (!hit) memo.set(path, (hit = resolvedImports(path, imports, files)));
+    return hit;
+  };
+  for (const file of candidates) {
+    for (const anchor of anchors) {
+      const tie = tieOf(file, anchor, resolved);
+      if (tie) {
+        out.set(file, { anchor, tie });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+type Ranked = { readonly path: string; readonly score: number; readonly startLine: number; readonly why?: readonly string[] | undefined };
+
+/** `rows` with each companion's chunks × (1 + boost) and a `why` line, re-sorted (score, then path, then line). */
+export function applyCompanions<T extends Ranked>(rows: readonly T[], companions: ReadonlyMap<string, Companion>, boost: number): Array<T & { readonly why?: readonly string[] | undefined }> {
+  if (boost <= 0 || companions.size === 0) return [...rows];
+  const factor = 1 + boost;
+  return rows
+    .map((r) => {
+      const c = companions.get(r.path);
+      return c ? { ...r, score: r.score * factor, why: [...(r.why ?? []), `companion of ${c.anchor}: ${c.tie} ×${factor.toFixed(2)}`] } : r;
+    })
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);
+}
