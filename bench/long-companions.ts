@@ -55,7 +55,18 @@ async function baseRates(engine: Engine, order: readonly string[], gold: readonl
     const ties = await tiesTo(engine, f, tops);
     const structural = ties.init || ties.importedByTop || ties.importsTop || ties.test;
     const band = i + topN < 5 ? 'ranks 4-5' : i + topN < 10 ? 'ranks 6-10' : 'ranks 11-20';
-    bump(`base ${kind} ${band} ${structural ? 'tied' : 'untied'} ${gold.includes(f) ? 'gold' : 'other'}`);
+    const g = gold.includes(f) ? 'gold' : 'other';
+    bump(`base ${kind} ${band} ${structural ? 'tied' : 'untied'} ${g}`);
+    if (kind !== 'multi' || band === 'ranks 4-5') continue;
+    for (const [k, v] of Object.entries(ties)) if (v) bump(`tie ${k} ranks 6-20 ${g}`);
+    let n = 0;
+    for (const t of tops) {
+      const one = await tiesTo(engine, f, [t]);
+      if (one.init || one.importedByTop || one.importsTop || one.test) n++;
+    }
+    bump(`tied to ${n} of the first ${topN}, ranks 6-20 ${g}`);
+    const first = await tiesTo(engine, f, tops.slice(0, 1));
+    if (first.init || first.importedByTop || first.importsTop || first.test) bump(`tied to the first file, ranks 6-20 ${g}`);
   }
 }
 

@@ -148,8 +148,9 @@ export const rankingSchema = z
     /**
      * Companions (issue 18; src/search/companions.ts): when the file evidence of a long text ran,
      * each file at file rank `companionAnchors`+1…20 of its chunk list tied to one of the first
-     * `companionAnchors` files (it imports one, one imports it, the package `__init__.py` of one,
-     * a test of one or its subject) scores × (1 + companionBoost). Chunk lists only. Range 0–2; 0 is off.
+     * `companionAnchors` files (it imports one, one imports it, the package `__init__.py` of one:
+     * weight 1; the same directory: 0.5) scores × (1 + companionBoost × weight). Chunk lists only.
+     * Range 0–2; 0 is off.
      */
     companionBoost: z.number().min(0).max(2).default(0),
     /** The files a companion is tied to: the first this many of the list. Range 1–10; default 3. */

@@ -7,10 +7,10 @@
  * re-sorted. Pure: the imports are read by companion-pass.ts.
  *
  * On the large tune half (bench/long-companions.ts), a file at file rank 6–20 of a multi-file text
- * that is tied to one of the first 3 is gold 3–10× as often as one that is not.
+ * that is tied to one of the first 3 is gold 3–10× as often as one that is not (TIE_WEIGHTS).
  */
 import { posix } from 'node:path';
-import { resolveImport, sourcesFor, testsFor } from './relations.js';
+import { resolveImport } from './relations.js';
 
 export interface CompanionSettings {
   /** A tied file's chunks score × (1 + boost); 0 turns the step off. */
@@ -22,11 +22,21 @@ export interface CompanionSettings {
 }
 
 /** What a companion is to its anchor, as `--explain` says it. */
-export type CompanionTie = 'imported by it' | 'imports it' | 'its package __init__' | 'its test' | 'tested by it';
+export type CompanionTie = 'imported by it' | 'imports it' | 'its package __init__' | 'same directory';
+
+/**
+ * The share of `boost` each tie earns. On the large tune half a file at file rank 6–20 of a
+ * multi-file text imported by one of the first 3 files is gold 13% of the time, one importing one
+ * 7%, one in the same directory 7%, an untied one 1.6%; a test of one never was (0 of 26: the
+ * fixes' gold files are not tests), so tests are no tie.
+ */
+export const TIE_WEIGHTS: Readonly<Record<CompanionTie, number>> = { 'imported by it': 1, 'imports it': 1, 'its package __init__': 1, 'same directory': 0.5 };
 
 export interface Companion {
   readonly anchor: string;
   readonly tie: CompanionTie;
+  /** The tie's weight (TIE_WEIGHTS): the companion's chunks score × (1 + boost × weight). */
+  readonly weight: number;
 }
 
 /** A file's language and import specifiers (as stored). */
@@ -59,19 +69,18 @@ function resolvedImports(path: string, imports: ReadonlyMap<string, FileImports>
   return out;
 }
 
-/** The tie of `file` to `anchor`, the strongest first (an import either way, the package, a test), or undefined. */
+/** The tie of `file` to `anchor`, the strongest first (an import either way, the package, the directory), or undefined. */
 function tieOf(file: string, anchor: string, resolved: (path: string) => ReadonlySet<string>): CompanionTie | undefined {
   if (resolved(anchor).has(file)) return 'imported by it';
   if (resolved(file).has(anchor)) return 'imports it';
   if (packageInits(anchor).includes(file)) return 'its package __init__';
-  if (testsFor(anchor, [file]).length > 0) return 'its test';
-  if (sourcesFor(anchor, [file]).length > 0) return 'tested by it';
+  if (posix.dirname(anchor) === posix.dirname(file)) return 'same directory';
   return undefined;
 }
 
 /**
  * The companions among `order` (distinct files, best first): each file at file rank
- * `anchors`+1…`window` tied to one of the first `anchors` files, with the first anchor it is tied to.
+ * `anchors`+1…`window` tied to one of the first `anchors` files, with its strongest tie (the first anchor of it).
  */
 export function findCompanions(order: readonly string[], imports: ReadonlyMap<string, FileImports>, settings: CompanionSettings): Map<string, Companion> {
   const out = new Map<string, Companion>();
@@ -88,10 +97,8 @@ export function findCompanions(order: readonly string[], imports: ReadonlyMap<st
   for (const file of candidates) {
     for (const anchor of anchors) {
       const tie = tieOf(file, anchor, resolved);
-      if (tie) {
-        out.set(file, { anchor, tie });
-        break;
-      }
+      const best = out.get(file);
+      if (tie && (!best || TIE_WEIGHTS[tie] > best.weight)) out.set(file, { anchor, tie, weight: TIE_WEIGHTS[tie] });
     }
   }
   return out;
@@ -99,14 +106,15 @@ export function findCompanions(order: readonly string[], imports: ReadonlyMap<st
 
 type Ranked = { readonly path: string; readonly score: number; readonly startLine: number; readonly why?: readonly string[] | undefined };
 
-/** `rows` with each companion's chunks × (1 + boost) and a `why` line, re-sorted (score, then path, then line). */
+/** `rows` with each companion's chunks × (1 + boost × weight) and a `why` line, re-sorted (score, then path, then line). */
 export function applyCompanions<T extends Ranked>(rows: readonly T[], companions: ReadonlyMap<string, Companion>, boost: number): Array<T & { readonly why?: readonly string[] | undefined }> {
   if (boost <= 0 || companions.size === 0) return [...rows];
-  const factor = 1 + boost;
   return rows
     .map((r) => {
       const c = companions.get(r.path);
-      return c ? { ...r, score: r.score * factor, why: [...(r.why ?? []), `companion of ${c.anchor}: ${c.tie} ×${factor.toFixed(2)}`] } : r;
+      if (!c) return r;
+      const factor = 1 + boost * c.weight;
+      return { ...r, score: r.score * factor, why: [...(r.why ?? []), `companion of ${c.anchor}: ${c.tie} ×${factor.toFixed(2)}`] };
     })
     .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);
 }

@@ -13,26 +13,31 @@ describe('packageInits', () => {
 });
 
 describe('findCompanions', () => {
-  it('ties a file below the anchors to the first anchor it is tied to, by import either way, package or test', () => {
-    const order = ['pkg/a/core.py', 'pkg/b/run.py', 'pkg/a/helpers.py', 'pkg/b/cli.py', 'pkg/a/__init__.py', 'tests/test_core.py', 'pkg/c/unrelated.py'];
+  it('ties a file below the anchors by its strongest tie: an import either way or the package, then the directory; a test is no tie', () => {
+    const order = ['pkg/a/core.py', 'pkg/b/run.py', 'pkg/a/helpers.py', 'pkg/b/cli.py', 'pkg/a/__init__.py', 'pkg/b/other.py', 'tests/test_core.py', 'pkg/c/unrelated.py'];
     const imports = new Map([
       ['pkg/a/core.py', py('.helpers')],
       ['pkg/b/cli.py', py('pkg.b.run')],
     ]);
     const found = findCompanions(order, imports, settings);
     expect(Object.fromEntries(found)).toEqual({
-      'pkg/a/helpers.py': { anchor: 'pkg/a/core.py', tie: 'imported by it' },
-      'pkg/b/cli.py': { anchor: 'pkg/b/run.py', tie: 'imports it' },
-      'pkg/a/__init__.py': { anchor: 'pkg/a/core.py', tie: 'its package __init__' },
-      'tests/test_core.py': { anchor: 'pkg/a/core.py', tie: 'its test' },
+      'pkg/a/helpers.py': { anchor: 'pkg/a/core.py', tie: 'imported by it', weight: 1 },
+      'pkg/b/cli.py': { anchor: 'pkg/b/run.py', tie: 'imports it', weight: 1 },
+      'pkg/a/__init__.py': { anchor: 'pkg/a/core.py', tie: 'its package __init__', weight: 1 },
+      'pkg/b/other.py': { anchor: 'pkg/b/run.py', tie: 'same directory', weight: 0.5 },
     });
   });
 
+  it('prefers an import of a later anchor to the directory of an earlier one', () => {
+    const found = findCompanions(['a/x.py', 'b/y.py', 'a/z.py'], new Map([['b/y.py', py('a.z')]]), settings);
+    expect(found.get('a/z.py')).toEqual({ anchor: 'b/y.py', tie: 'imported by it', weight: 1 });
+  });
+
   it('never makes an anchor, or a file past the window, a companion', () => {
-    const order = ['a/x.py', 'a/__init__.py', 'a/y.py', 'a/z.py'];
-    const imports = new Map([['a/x.py', py('.y', '.z')]]);
+    const order = ['a/x.py', 'b/__init__.py', 'c/y.py', 'c/z.py'];
+    const imports = new Map([['a/x.py', py('c.y', 'c.z', 'b')]]);
     const found = findCompanions(order, imports, { ...settings, window: 3 });
-    expect([...found.keys()]).toEqual(['a/y.py']);
+    expect([...found.keys()]).toEqual(['c/y.py']);
   });
 
   it('finds nothing when the list has no file below the anchors', () => {
@@ -49,7 +54,7 @@ describe('applyCompanions', () => {
   ];
 
   it('raises every chunk of a companion by the same factor, says why, and re-sorts', () => {
-    const out = applyCompanions(rows, new Map([['c.py', { anchor: 'a.py', tie: 'imported by it' as const }]]), 0.2);
+    const out = applyCompanions(rows, new Map([['c.py', { anchor: 'a.py', tie: 'imported by it' as const, weight: 1 }]]), 0.2);
     expect(out.map((r) => `${r.path}:${r.startLine}`)).toEqual(['a.py:1', 'c.py:1', 'b.py:1', 'c.py:30']);
     expect(out[1]!.score).toBeCloseTo(8.4);
     expect(out[1]!.why).toEqual(['companion of a.py: imported by it ×1.20']);
@@ -57,7 +62,13 @@ describe('applyCompanions', () => {
   });
 
   it('is the identity at boost 0 or without companions', () => {
-    expect(applyCompanions(rows, new Map([['c.py', { anchor: 'a.py', tie: 'imports it' as const }]]), 0)).toEqual(rows);
+    expect(applyCompanions(rows, new Map([['c.py', { anchor: 'a.py', tie: 'imports it' as const, weight: 1 }]]), 0)).toEqual(rows);
+  });
+
+  it('weighs a same-directory tie at half', () => {
+    const out = applyCompanions(rows, new Map([['c.py', { anchor: 'a.py', tie: 'same directory' as const, weight: 0.5 }]]), 0.2);
+    expect(out.find((r) => r.path === 'c.py')!.score).toBeCloseTo(7.7);
+    expect(out.find((r) => r.path === 'c.py')!.why).toEqual(['companion of a.py: same directory ×1.10']);
     expect(applyCompanions(rows, new Map(), 1)).toEqual(rows);
   });
 });
@@ -67,7 +78,7 @@ describe('the companion step on any list', () => {
   const row = fc.record({ path, startLine: fc.integer({ min: 1, max: 500 }), score: fc.double({ min: 0, max: 100, noNaN: true }) });
   const imports = fc.array(fc.tuple(path, fc.constantFrom('python', 'typescript', 'go', 'rust'), fc.array(fc.string({ maxLength: 12 }), { maxLength: 4 })), { maxLength: 6 });
 
-  it('never crashes, never makes an anchor a companion, keeps every row, and raises only companions, by the factor', () => {
+  it('never crashes, never makes an anchor a companion, keeps every row, and raises only companions, by their factor', () => {
     fc.assert(
       fc.property(fc.array(row, { maxLength: 30 }), imports, fc.integer({ min: 1, max: 5 }), fc.double({ min: 0, max: 2, noNaN: true }), (rs, imp, anchors, boost) => {
         const sorted = [...rs].sort((a, b) => b.score - a.score);
@@ -79,7 +90,7 @@ describe('the companion step on any list', () => {
         expect(out).toHaveLength(sorted.length);
         for (let i = 1; i < out.length; i++) expect(out[i - 1]!.score).toBeGreaterThanOrEqual(out[i]!.score);
         // each score is its own, × (1 + boost) exactly for a companion's chunks
-        const expected = sorted.map((r) => (boost > 0 && found.has(r.path) ? r.score * (1 + boost) : r.score)).sort((a, b) => b - a);
+        const expected = sorted.map((r) => (boost > 0 && found.has(r.path) ? r.score * (1 + boost * found.get(r.path)!.weight) : r.score)).sort((a, b) => b - a);
         out.forEach((r, i) => expect(r.score).toBeCloseTo(expected[i]!, 9));
       }),
     );
