@@ -4,8 +4,12 @@
  * Acc@5/Acc@10 for one-file and multi-file texts. Ties are resolved as `outline` does (all files).
  * Tuning half only.
  *
- *   npx tsx bench/long-companions-sim.ts [--sets large|devset] [--only owner/name,...]
+ *   npx tsx bench/long-companions-sim.ts [--sets large|devset] [--only owner/name,...] [--cache texts.json]
+ *
+ * `--cache`: the texts' files, scores and ties are read from that file when it exists, else
+ * gathered and written to it (to try more rules without searching again).
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { Engine } from '../src/index.js';
 import { packageInits } from '../src/search/companions.js';
@@ -53,7 +57,7 @@ function rules(): Rule[] {
     impBy: { importedBy: 1, init: 1 },
     impDir: { importedBy: 1, imports: 1, init: 1, sameDir: 0.5 },
   };
-  for (const anchors of [1, 2, 3]) for (const [wn, weights] of Object.entries(w)) for (const boost of [0.05, 0.1, 0.2, 0.4]) for (const mode of ['any', 'sum', 'two'] as const) {
+  for (const anchors of [1, 2, 3]) for (const [wn, weights] of Object.entries(w)) for (const boost of [0.1, 0.2, 0.4, 0.6, 0.8, 1]) for (const mode of ['any', 'sum', 'two'] as const) {
     out.push({
       name: `a${anchors} ${wn} ${mode} b${boost}`,
       factor: (ties) => {
@@ -69,10 +73,14 @@ function rules(): Rule[] {
 }
 
 async function main(): Promise<void> {
-  const texts: Text[] = [];
-  await forEachTuneIssue(issueSetOf(arg('--sets')), arg('--only')?.split(','), undefined, async (engine, q) => {
-    texts.push(await textOf(engine, q.query, [...new Set(q.expected.map((e) => e.path))]));
-  });
+  const cache = arg('--cache');
+  const texts: Text[] = cache && existsSync(cache) ? (JSON.parse(readFileSync(cache, 'utf8')) as Text[]) : [];
+  if (texts.length === 0) {
+    await forEachTuneIssue(issueSetOf(arg('--sets')), arg('--only')?.split(','), undefined, async (engine, q) => {
+      texts.push(await textOf(engine, q.query, [...new Set(q.expected.map((e) => e.path))]));
+    });
+    if (cache) writeFileSync(cache, JSON.stringify(texts));
+  }
   const rows: Array<[string, number, number, number, number]> = [];
   for (const rule of rules()) {
     const acc = { one: [0, 0], multi: [0, 0] };

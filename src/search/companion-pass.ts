@@ -22,5 +22,5 @@ export function companionStep<T extends Ranked>(store: IndexStore, rows: readonl
     own.sources.push(r.source);
     imports.set(r.path, own);
   }
-  return applyCompanions(rows, findCompanions(head, imports, settings), settings.boost);
+  return applyCompanions(rows, findCompanions(head, imports, settings), settings.boost, settings.anchors);
 }

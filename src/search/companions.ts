@@ -106,14 +106,29 @@ export function findCompanions(order: readonly string[], imports: ReadonlyMap<st
 
 type Ranked = { readonly path: string; readonly score: number; readonly startLine: number; readonly why?: readonly string[] | undefined };
 
-/** `rows` with each companion's chunks × (1 + boost × weight) and a `why` line, re-sorted (score, then path, then line). */
-export function applyCompanions<T extends Ranked>(rows: readonly T[], companions: ReadonlyMap<string, Companion>, boost: number): Array<T & { readonly why?: readonly string[] | undefined }> {
+/**
+ * `rows` (best first) with each companion's chunks × (1 + boost × weight) and a `why` line,
+ * re-sorted (score, then path, then line). A companion never passes an anchor: its factor stops
+ * short of lifting its best chunk to the best chunk of the last of the first `anchors` files (one
+ * factor per file, so its chunks keep their order), so the first files and the first chunk stay.
+ */
+export function applyCompanions<T extends Ranked>(rows: readonly T[], companions: ReadonlyMap<string, Companion>, boost: number, anchors: number): Array<T & { readonly why?: readonly string[] | undefined }> {
   if (boost <= 0 || companions.size === 0) return [...rows];
+  const best = new Map<string, number>();
+  for (const r of rows) best.set(r.path, Math.max(best.get(r.path) ?? -Infinity, r.score));
+  const floor = Math.min(...fileOrder(rows).slice(0, anchors).map((p) => best.get(p)!));
+  const factors = new Map<string, number>();
+  for (const [path, c] of companions) {
+    const own = best.get(path);
+    if (own === undefined || own <= 0) continue;
+    const factor = Math.min(1 + boost * c.weight, (floor / own) * (1 - 1e-9));
+    if (factor > 1) factors.set(path, factor);
+  }
   return rows
     .map((r) => {
       const c = companions.get(r.path);
-      if (!c) return r;
-      const factor = 1 + boost * c.weight;
+      const factor = factors.get(r.path);
+      if (!c || factor === undefined) return r;
       return { ...r, score: r.score * factor, why: [...(r.why ?? []), `companion of ${c.anchor}: ${c.tie} ×${factor.toFixed(2)}`] };
     })
     .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);
