@@ -57,12 +57,39 @@ export function packageInits(path: string): string[] {
   return out;
 }
 
-/** The files `path` imports among `files` (resolved as `outline` does, against the listed files only). */
-function resolvedImports(path: string, imports: ReadonlyMap<string, FileImports>, files: ReadonlySet<string>): Set<string> {
+/** Languages whose imports end with the imported file's (or its directory's) name: the ones filtered by name before resolving. */
+const NAMED_IMPORTS = new Set(['python', 'typescript', 'tsx', 'javascript']);
+
+/** The names an import of one of `files` may end with: each file's stem and its directory's name. */
+function importTails(files: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const f of files) {
+    const base = posix.basename(f);
+    out.add(base.includes('.') ? base.slice(0, base.indexOf('.')) : base);
+    out.add(posix.basename(posix.dirname(f)));
+  }
+  return out;
+}
+
+/** The last name of an import specifier (`dvc.repo.index` → `index`, `./store/db.js` → `db`); '' for `.` or `..`. */
+function lastName(source: string): string {
+  const parts = source.replace(/\.(?:[cm]?[jt]sx?|py)$/, '').split(/[./\\:]+/).filter(Boolean);
+  return parts[parts.length - 1] ?? '';
+}
+
+/**
+ * The files `path` imports among `files` (resolved as `outline` does, against the listed files
+ * only). A Python or JavaScript import whose last name is no listed file's stem or directory
+ * cannot resolve to one of them, and is not resolved (most are not).
+ */
+function resolvedImports(path: string, imports: ReadonlyMap<string, FileImports>, files: ReadonlySet<string>, tails: ReadonlySet<string>): Set<string> {
   const own = imports.get(path);
   const out = new Set<string>();
   if (!own) return out;
+  const named = NAMED_IMPORTS.has(own.language);
   for (const source of own.sources) {
+    const last = named ? lastName(source) : '';
+    if (last !== '' && !tails.has(last)) continue;
     const hit = resolveImport(source, path, own.language, files);
     if (hit !== undefined && hit !== path) out.add(hit);
   }
@@ -88,10 +115,11 @@ export function findCompanions(order: readonly string[], imports: ReadonlyMap<st
   const candidates = order.slice(settings.anchors, Math.max(settings.anchors, settings.window));
   if (anchors.length === 0 || candidates.length === 0) return out;
   const files = new Set([...anchors, ...candidates]);
+  const tails = importTails(files);
   const memo = new Map<string, Set<string>>();
   const resolved = (path: string): Set<string> => {
     let hit = memo.get(path);
-    if (!hit) memo.set(path, (hit = resolvedImports(path, imports, files)));
+    if (!hit) memo.set(path, (hit = resolvedImports(path, imports, files, tails)));
     return hit;
   };
   for (const file of candidates) {

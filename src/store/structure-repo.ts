@@ -162,15 +162,13 @@ export class StructureRepo {
   }
 
 
-  /** The import specifiers of the listed files, with each file's language (one read; companion ranking of long texts). */
-  importSourcesOf(paths: readonly string[]): Array<{ path: string; language: string; source: string }> {
+  /** The import specifiers of the listed files as [path, source] tuples (one read; companion ranking of long texts). */
+  importSourcesOf(paths: readonly string[]): Array<[path: string, source: string]> {
     if (paths.length === 0) return [];
     return this.db
-      .prepare<string[], { path: string; language: string; source: string }>(
-        `SELECT f.path AS path, f.language AS language, i.source AS source FROM imports i JOIN files f ON f.id = i.file_id
-         WHERE f.path IN (${paths.map(() => '?').join(', ')}) ORDER BY f.path, i.line`,
-      )
-      .all(...paths);
+      .prepare<string[], [string, string]>(`SELECT f.path, i.source FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path IN (${paths.map(() => '?').join(', ')})`)
+      .raw()
+      .all(...paths) as unknown as Array<[string, string]>;
   }
 
   /** Imports whose specifier contains `fragment` (candidates for "who imports this file"). */
