@@ -5,6 +5,7 @@
  * files sharing more of them outrank it. With the companion step it enters the first 5 files and
  * says why; without it, it does not. The step leaves a short text alone.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput, Engine } from '../../src/index.js';
 import { enginesByConfig } from '../helpers/config-engines.js';
@@ -89,6 +90,22 @@ describe('companion ranking of long texts', () => {
     expect(at).toBeGreaterThanOrEqual(0);
     expect(at).toBeLessThan(5);
     expect(order[at]!.why).toContain('companion of pkg/loader.py: imports it ×3.00');
+  });
+
+  it('any long text, words of the project or not, is ranked with the step without a crash', async () => {
+    const words = [...new Set(Object.values(REPO).join(' ').split(/\W+/).filter((w) => w.length > 2))];
+    const word = fc.oneof(fc.constantFrom(...words), fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('`load_config`', 'pkg/loader.py', '__init__', '../x', '"', '*'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(word, { minLength: 20, maxLength: 60 }), async (ws) => {
+        const text = ws.join(' ');
+        const on = (await engines.get('on')!.search(text, { limit: 10, rerank: false, mode: 'lexical' })).results;
+        const off = (await engines.get('off')!.search(text, { limit: 10, rerank: false, mode: 'lexical' })).results;
+        expect(on.length).toBe(off.length);
+        // the first file never changes
+        expect(on[0]?.path).toBe(off[0]?.path);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('a short text is ranked without the step', async () => {
