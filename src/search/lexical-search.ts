@@ -160,11 +160,11 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   // the per-file decay and cap shape a list of chunks; files mode scores each file from its undecayed chunks
   const deduped = dedupeOverlaps(ranked);
   const decayed = params.files ? deduped : decayPerFile(deduped, r.fileDecay);
-  // companions (companions.ts): files tied to the first ones gain; long texts with file evidence, chunk lists only
-  const companioned = evidence && !params.files ? companionStep(store, decayed, r) : decayed;
   // the learned file ranker (file-rank.ts) orders the files of a long text's pool, lexically here (no model)
   const ranker = params.fileRanker && r.fileRanker && !params.files ? fileRankContext(params.query, { query: { words: keptWords, wantsTests: priors.wantsTests }, fileEvidence: evidence }) : undefined;
-  const ordered = ranker ? rankFilesOfPool(decayed, ranker, params.fileRanker, params.explain ?? false) : companioned;
+  const filed = ranker ? rankFilesOfPool(decayed, ranker, params.fileRanker, params.explain ?? false) : decayed;
+  // companions (companions.ts): once the files are ordered, files tied to the first ones gain; long texts with file evidence, chunk lists only
+  const ordered = evidence && !params.files ? companionStep(store, filed, r) : filed;
   const scored: Scored[] = params.files ? deduped : capPerFile(ordered, r.fileCap, r.fileCapWithin, r.fileCapSpread);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))
