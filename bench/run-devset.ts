@@ -230,6 +230,10 @@ export const VARIANTS: Record<string, ConfigInput> = {
   ),
   /** Issue 18 (filerank): the learned file ranker orders the files of a long text's pool (`fileRanker`, models/ranker/file-weights.json), over the shipped long settings. */
   'long:filerank': ranking({ byKind: { long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1, fileRanker: true } } }),
+  /** Issue 18 (companions): files tied to the first `companionAnchors` (an import either way, their package: 1; their directory: 0.5) score × (1 + companionBoost × weight), over the shipped long settings (src/search/companions.ts). */
+  ...Object.fromEntries(
+    ([[0.2, 1], [0.4, 1], [0.2, 2], [0.4, 2], [0.2, 3], [0.4, 3]] as const).map(([boost, anchors]) => [`long:comp${boost}a${anchors}`, ranking({ byKind: { long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1, companionBoost: boost, companionAnchors: anchors } } })]),
+  ),
   'long:pool200': { search: { fusion: { filePriorPool: 200 } } } as ConfigInput,
   'long:pool300': { search: { fusion: { filePriorPool: 300 } } } as ConfigInput,
   /** Issue 18 (longterms): the words of long queries (`search.ranking.longTerms`: title/code weights, meta words, frames, term selection). */

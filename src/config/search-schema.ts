@@ -46,6 +46,10 @@ export const kindRankingSchema = z
     learned: z.boolean().optional(),
     /** As `search.ranking.fileRanker`, for this kind. */
     fileRanker: z.boolean().optional(),
+    /** As `search.ranking.companionBoost`, for this kind. */
+    companionBoost: z.number().min(0).max(2).optional(),
+    /** As `search.ranking.companionAnchors`, for this kind. */
+    companionAnchors: z.number().int().min(1).max(10).optional(),
   })
   .strict();
 
@@ -141,6 +145,16 @@ export const rankingSchema = z
      * file's chunks follow in their order. Chunk lists only (`--files` keeps the rules). Default false.
      */
     fileRanker: z.boolean().default(false),
+    /**
+     * Companions (issue 18; src/search/companions.ts): when the file evidence of a long text ran,
+     * each file at file rank `companionAnchors`+1…20 of its chunk list tied to one of the first
+     * `companionAnchors` files (it imports one, one imports it, the package `__init__.py` of one:
+     * weight 1; the same directory: 0.5) scores × (1 + companionBoost × weight). Chunk lists only.
+     * Range 0–2; 0 is off.
+     */
+    companionBoost: z.number().min(0).max(2).default(0),
+    /** The files a companion is tied to: the first this many of the list. Range 1–10; default 3. */
+    companionAnchors: z.number().int().min(1).max(10).default(3),
     /**
      * Recency boost (issue 22, seed 001): score × (1 + recency × 0.5^(age / recencyHalfLifeDays)),
      * from each chunk's content timestamp; a chunk without one is neither boosted nor penalised.

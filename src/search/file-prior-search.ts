@@ -8,6 +8,7 @@
  * is applied after it.
  */
 import type { IndexStore } from '../store/index-store.js';
+import { companionStep } from './companion-pass.js';
 import { recalledFiles, unionPool } from './file-recall.js';
 import type { FileRankModel } from './file-rank.js';
 import { fileRankContext, rankFilesOfPool } from './file-rank-pass.js';
@@ -77,14 +78,16 @@ function withModelCandidates(store: IndexStore, params: FilePriorParams, rows: r
 export function filePriorSearch(store: IndexStore, params: FilePriorParams): LexicalOutcome & { similarity: ReadonlyMap<string, number> } {
   // the kind's decay commutes with the prior (one factor per file); its cap is an order, applied after it
   const r = rankingForKind(params.ranking, classifyQuery(params.query, { long: isLongQuery(params.query) }));
-  const lexical = lexicalSearch(store, { ...params, fileRanker: undefined, limit: Math.max(params.prior.pool, params.limit), rankOnly: true, ranking: { ...r, byKind: {}, fileCap: 0 } });
+  const lexical = lexicalSearch(store, { ...params, fileRanker: undefined, limit: Math.max(params.prior.pool, params.limit), rankOnly: true, ranking: { ...r, byKind: {}, fileCap: 0, companionBoost: 0 } });
   const pool = withModelCandidates(store, params, lexical.rows);
   // the prior's range is the lexical pool's files: a recalled file never moves their factors
   const lexicalFiles = new Set(lexical.rows.map((r) => r.path));
   const { files, cosines } = fileScores(store, params, pool, lexicalFiles);
   // the file ranker (file-rank.ts) weighs the model's file scores with the lexical evidence; chunk lists only
   const ranker = params.fileRanker && r.fileRanker && !params.files ? fileRankContext(params.query, lexical, files) : undefined;
-  const reordered: Array<Row & { readonly why?: readonly string[] | undefined; readonly ranker?: RankerTrace | undefined }> = ranker ? rankFilesOfPool(pool, ranker, params.fileRanker, params.explain ?? false) : applyFilePrior(pool, files, params.prior, lexicalFiles);
+  const prior: Array<Row & { readonly why?: readonly string[] | undefined; readonly ranker?: RankerTrace | undefined }> = ranker ? rankFilesOfPool(pool, ranker, params.fileRanker, params.explain ?? false) : applyFilePrior(pool, files, params.prior, lexicalFiles);
+  // companions (companions.ts): files tied to the first ones gain, once the prior has ordered the files; long texts with file evidence, chunk lists only
+  const reordered = lexical.fileEvidence && !params.files ? companionStep(store, prior, r) : prior;
   const picked = (params.files ? reordered : capPerFile(reordered, r.fileCap, r.fileCapWithin, r.fileCapSpread)).slice(0, params.limit);
   const similarity = new Map<string, number>();
   const kindWhy = params.explain ? kindRankingWhy(params.ranking, lexical.kind) : undefined;

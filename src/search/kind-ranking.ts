@@ -39,7 +39,7 @@ export function kindDiversity(ranking: RankingConfig, kind: QueryKind): { cap: n
 }
 
 /**
- * `ranking` with the file-evidence steps off (`fileScore`, `mentionBoost`, `fileRanker`, top level and per kind):
+ * `ranking` with the file-evidence steps off (`fileScore`, `mentionBoost`, `fileRanker`, `companionBoost`, top level and per kind):
  * what the team index ranks by, since it has no per-file walk of its postings nor a symbol lookup
  * in its ranking (docs/DESIGN.md "Team index"); its `--explain` then names no step it did not take.
  */
@@ -47,8 +47,8 @@ export function withoutFileEvidence(ranking: RankingConfig): RankingConfig {
   const byKind: RankingConfig['byKind'] = {};
   for (const [kind, own] of Object.entries(ranking.byKind) as Array<[QueryKind, KindRanking | undefined]>) {
     if (!own) continue;
-    const { fileScore: _score, mentionBoost: _boost, fileRanker: _ranker, ...rest } = own;
+    const { fileScore: _score, mentionBoost: _boost, fileRanker: _ranker, companionBoost: _companions, companionAnchors: _anchors, ...rest } = own;
     byKind[kind] = rest;
   }
-  return { ...ranking, fileScore: 0, mentionBoost: 0, fileRanker: false, byKind };
+  return { ...ranking, fileScore: 0, mentionBoost: 0, fileRanker: false, companionBoost: 0, byKind };
 }

@@ -2,6 +2,7 @@ import type { FieldWeights, RankingConfig } from '../config/schema.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate } from '../store/search-repo.js';
 import { buildFtsExpression } from './fts-expression.js';
+import { companionStep } from './companion-pass.js';
 import { expandCandidates, type ExpansionSettings, type ExpansionTrace } from './expansion-pass.js';
 import { gatherFileEvidence, type FileEvidenceOutcome } from './file-evidence-pass.js';
 import { applyFileEvidence } from './file-score.js';
@@ -161,7 +162,9 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   const decayed = params.files ? deduped : decayPerFile(deduped, r.fileDecay);
   // the learned file ranker (file-rank.ts) orders the files of a long text's pool, lexically here (no model)
   const ranker = params.fileRanker && r.fileRanker && !params.files ? fileRankContext(params.query, { query: { words: keptWords, wantsTests: priors.wantsTests }, fileEvidence: evidence }) : undefined;
-  const ordered = ranker ? rankFilesOfPool(decayed, ranker, params.fileRanker, params.explain ?? false) : decayed;
+  const filed = ranker ? rankFilesOfPool(decayed, ranker, params.fileRanker, params.explain ?? false) : decayed;
+  // companions (companions.ts): once the files are ordered, files tied to the first ones gain; long texts with file evidence, chunk lists only
+  const ordered = evidence && !params.files ? companionStep(store, filed, r) : filed;
   const scored: Scored[] = params.files ? deduped : capPerFile(ordered, r.fileCap, r.fileCapWithin, r.fileCapSpread);
   const picked: Array<{ hit: Scored; score: number; matches?: number }> = params.files
     ? aggregateFiles(scored).slice(0, params.limit).map((f) => ({ hit: f.best, score: f.score, matches: f.chunks }))

@@ -162,6 +162,15 @@ export class StructureRepo {
   }
 
 
+  /** The import specifiers of the listed files as [path, source] tuples (one read; companion ranking of long texts). */
+  importSourcesOf(paths: readonly string[]): Array<[path: string, source: string]> {
+    if (paths.length === 0) return [];
+    return this.db
+      .prepare<string[], [string, string]>(`SELECT f.path, i.source FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path IN (${paths.map(() => '?').join(', ')})`)
+      .raw()
+      .all(...paths) as unknown as Array<[string, string]>;
+  }
+
   /** Imports whose specifier contains `fragment` (candidates for "who imports this file"). */
   importsMentioning(fragment: string, limit: number): ImportRow[] {
     return this.db

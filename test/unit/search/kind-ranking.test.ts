@@ -32,9 +32,9 @@ describe('rankingForKind', () => {
 });
 
 describe('withoutFileEvidence (the team index ranks without it)', () => {
-  it('turns fileScore, mentionBoost and the file ranker off at the top and for every kind, keeping the rest', () => {
-    const r = withoutFileEvidence({ ...withKinds({ long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1, fileRanker: true }, natural: { fileCap: 2 } }), fileScore: 0.5, mentionBoost: 2, fileRanker: true });
-    expect(r).toMatchObject({ fileScore: 0, mentionBoost: 0, fileRanker: false, fileDecay: base.fileDecay });
+  it('turns fileScore, mentionBoost, the file ranker and companions off at the top and for every kind, keeping the rest', () => {
+    const r = withoutFileEvidence({ ...withKinds({ long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1, fileRanker: true, companionBoost: 0.4, companionAnchors: 1 }, natural: { fileCap: 2 } }), fileScore: 0.5, mentionBoost: 2, fileRanker: true, companionBoost: 1 });
+    expect(r).toMatchObject({ fileScore: 0, mentionBoost: 0, fileRanker: false, companionBoost: 0, fileDecay: base.fileDecay });
     expect(r.byKind).toEqual({ long: { fileDecay: 0.9 }, natural: { fileCap: 2 } });
     expect(kindRankingWhy(r, 'long')).toBe('long query: fileDecay 0.9');
   });
