@@ -101,7 +101,7 @@ export function pythonDocstring(lines: readonly string[], def: number, end: numb
  * markup and a leading repetition of the function's own name removed (`NewRouter returns a
  * router` → `Returns a router`: the name would make it an identifier query). Undefined when what
  * is left is trivial (under 4 words) or not a description (deprecation notes, "see X", a note
- * such as `NOTE: ...`, or a comment that opens with a tag: `@param x ...`, `@returns ...`; only
+ * such as `NOTE: ...` or `Caution: ...`, an example, or a comment that opens with a tag: `@param x ...`, `@returns ...`; only
  * `@description`/`@summary` lead into a description, and their tag is dropped).
  */
 export function firstSentence(doc: string, name: string): string | undefined {
@@ -129,7 +129,8 @@ export function firstSentence(doc: string, name: string): string | undefined {
   }
   if (text.split(' ').length < 4 || text.length > 300) return undefined;
   if (/^(deprecated|see |todo|fixme|xxx|internal|private|inherit|override|copied|generated|auto-generated|nolint|#)/i.test(text)) return undefined;
-  if (/^(note|notice|nb|warning|hack|important)\s*:/i.test(text)) return undefined;
+  // a note (`NOTE:`, `PENDING:`, `Caution:`) or an example, not a description
+  if (/^[A-Za-z]+\s*:(?!:)/.test(text) || /^(for example|for instance|e\.g\.)/i.test(text)) return undefined;
   if (/\b(auto-?generated|do not edit)\b/i.test(text)) return undefined;
   return text;
 }

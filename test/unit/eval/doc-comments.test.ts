@@ -34,6 +34,10 @@ describe('doc comments of the NL slice', () => {
     expect(firstSentence('@return getWindow().value can only have NaN or finite value', 'f')).toBeUndefined();
     expect(firstSentence('NOTE: Currently, the scenario is simple enough to look up clients by hash map.', 'f')).toBeUndefined();
     expect(firstSentence('NOTICE: Available after the coordinate system is created.', 'f')).toBeUndefined();
+    expect(firstSentence('PENDING: Is it fast enough?', 'f')).toBeUndefined();
+    expect(firstSentence('Caution: there are side effects to sourceManager in this method.', 'f')).toBeUndefined();
+    expect(firstSentence("For example, chart.getModel().getComponent('dataZoom').getValueRange('y', 0);", 'f')).toBeUndefined();
+    expect(firstSentence('Component:: String ComponentCharacters DeclarationReference here', 'f')).toBe('Component:: String ComponentCharacters DeclarationReference here');
     expect(firstSentence('@description Merges two streams into one.\n@param a first', 'merge')).toBe('Merges two streams into one');
     // a tag on a later line still ends the description, as before
     expect(firstSentence('Finds the first target coordinate system\n@param model the series', 'find')).toBe('Finds the first target coordinate system');
