@@ -2,7 +2,7 @@
  * Query latency on the corpus index built by bench/index-throughput.ts.
  *
  *   npm run build                       # the CLI part runs dist/; a stale dist/ is refused
- *   npx tsx bench/query-latency.ts [--db PATH] [--rounds 10] [--cli-runs 10] [--skip-cli] [--compare-learned] [--compare-ranking=JSON] [--compare-fusion=JSON]
+ *   npx tsx bench/query-latency.ts [--db PATH] [--rounds 10] [--cli-runs 10] [--skip-cli] [--no-model] [--compare-learned] [--compare-ranking=JSON] [--compare-fusion=JSON]
  *
  * The db is `--db`, else `$SCRY_BENCH_DB`, else the one recorded in
  * bench/results/index-throughput.json. In-process: ~50 queries (bench/queries.ts), warmed up,
@@ -13,7 +13,8 @@
  * the in-process part again with `search.ranking.learned` (the learned ranker), in alternating
  * halves with the shipped configuration, reported as learned/shipped ratios of p50 and p95;
  * `--compare-ranking='{"fileDecay":1}'` does the same for any `search.ranking` over the shipped one,
- * `--compare-fusion='{"filePrior":{"long":0.3}}'` for any `search.fusion`.
+ * `--compare-fusion='{"filePrior":{"long":0.3}}'` for any `search.fusion`. `--no-model`: the in-process part with
+ * `embed: { provider: 'none' }` (pure BM25 on a hybrid index: no query embedding, no vectors loaded).
  * Writes bench/results/query-latency.json.
  */
 import { spawnSync } from 'node:child_process';
@@ -176,8 +177,10 @@ async function main(): Promise<void> {
   const db = resolveDb(values);
   const queries = benchQueries();
 
+  // --no-model: the lexical ranking alone (no query embedding, no blend), on the same index
+  const config: ConfigInput | undefined = flags.has('no-model') ? { embed: { provider: 'none' } } : undefined;
   const open = await timeAsync(async () => {
-    const engine = await createEngine({ db });
+    const engine = await createEngine({ db, ...(config ? { config } : {}) });
     await engine.search(queries[0]!.text, { limit: 10 });
     return engine;
   });
@@ -221,6 +224,7 @@ async function main(): Promise<void> {
   const file = writeResult('query-latency', {
     env,
     db,
+    embedModel: config ? 'none' : 'configured',
     targets: TARGETS,
     openAndFirstSearchMs: round2(open.ms),
     statusMs: status,

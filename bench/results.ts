@@ -95,4 +95,4 @@ export function parseArgs(argv: readonly string[]): { flags: Set<string>; values
 }
 
 /** Flags that take a value. */
-const VALUE_FLAGS = new Set(['db', 'rounds', 'cli-runs', 'file', 'top', 'only', 'edits', 'idle-seconds', 'repo', 'storm-files', 'seed', 'runs', 'node', 'base', 'root']);
+const VALUE_FLAGS = new Set(['db', 'rounds', 'cli-runs', 'file', 'top', 'only', 'edits', 'idle-seconds', 'repo', 'storm-files', 'seed', 'runs', 'node', 'base', 'base-db', 'root']);

