@@ -99,6 +99,13 @@ export const LARGE_REPOS: readonly LargeRepo[] = [
   large('stylelint/stylelint', 'javascript', 'MIT', ['lib/'], 'tune', 'doc'),
   large('apollographql/apollo-client', 'typescript', 'MIT', ['src/'], 'held-out', 'doc'),
   large('TypeStrong/typedoc', 'typescript', 'Apache-2.0', ['src/lib/'], 'held-out', 'doc'),
+  // fresh doc-comment repositories (freshdoc, 2026-11-26): tune half only, measured before any tuning
+  large('playcanvas/engine', 'javascript', 'MIT', ['src/'], 'tune', 'doc'),
+  large('discordjs/discord.js', 'javascript', 'Apache-2.0', ['packages/discord.js/src/'], 'tune', 'doc'),
+  large('vega/vega', 'javascript', 'BSD-3-Clause', ['packages/'], 'tune', 'doc'),
+  large('apache/echarts', 'typescript', 'Apache-2.0', ['src/'], 'tune', 'doc'),
+  large('mermaid-js/mermaid', 'typescript', 'MIT', ['packages/mermaid/src/'], 'tune', 'doc'),
+  large('facebook/lexical', 'typescript', 'MIT', ['packages/'], 'tune', 'doc'),
   // issue-like texts: Python, 590–3,400 files each
   large('Project-MONAI/MONAI', 'python', 'Apache-2.0', ['monai/'], 'tune', 'issue', 400),
   large('iterative/dvc', 'python', 'Apache-2.0', ['dvc/'], 'tune', 'issue', 2500),

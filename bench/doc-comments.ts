@@ -100,11 +100,14 @@ export function pythonDocstring(lines: readonly string[], def: number, end: numb
  * The query made of a doc comment: its first paragraph up to the first sentence end, tags,
  * markup and a leading repetition of the function's own name removed (`NewRouter returns a
  * router` → `Returns a router`: the name would make it an identifier query). Undefined when what
- * is left is trivial (under 4 words) or not a description (deprecation notes, "see X").
+ * is left is trivial (under 4 words) or not a description (deprecation notes, "see X", a note
+ * such as `NOTE: ...` or `Caution: ...`, an example, or a comment that opens with a tag: `@param x ...`, `@returns ...`; only
+ * `@description`/`@summary` lead into a description, and their tag is dropped).
  */
 export function firstSentence(doc: string, name: string): string | undefined {
   if (/\b(code generated|auto-?generated|do not edit)\b/i.test(doc)) return undefined;
-  const para = doc.trim().split(/\n\s*\n/)[0] ?? '';
+  const para = (doc.trim().split(/\n\s*\n/)[0] ?? '').replace(/^@(description|desc|summary)\b\s*/i, '');
+  if (para.startsWith('@')) return undefined;
   const cut = para.split(/\n\s*[@:]|\n\s*(Args|Arguments|Parameters|Returns|Example|Examples|Note|Usage|Panics|Errors|Safety)\s*:?\s*\n/)[0] ?? '';
   let text = cut
     .replace(/\{@\w+\s+([^}]*)\}/g, '$1')
@@ -126,6 +129,8 @@ export function firstSentence(doc: string, name: string): string | undefined {
   }
   if (text.split(' ').length < 4 || text.length > 300) return undefined;
   if (/^(deprecated|see |todo|fixme|xxx|internal|private|inherit|override|copied|generated|auto-generated|nolint|#)/i.test(text)) return undefined;
+  // a note (`NOTE:`, `PENDING:`, `Caution:`) or an example, not a description
+  if (/^[A-Za-z]+\s*:(?!:)/.test(text) || /^(for example|for instance|e\.g\.)/i.test(text)) return undefined;
   if (/\b(auto-?generated|do not edit)\b/i.test(text)) return undefined;
   return text;
 }
