@@ -288,6 +288,8 @@ export const VARIANTS: Record<string, ConfigInput> = {
   'names1+list20': { search: { fusion: { blendNames: 1, blendNameDepth: 20 } } } as ConfigInput,
   /** The shipped configuration. */
   default: {},
+  /** The shipped configuration without a short query's hyphenated compound searched as one identifier (`search.ranking.hyphenJoined`). */
+  'default-hyphen': { search: { ranking: { hyphenJoined: false } } } as ConfigInput,
   /** The shipped configuration before the name match (issue 18): the blend of lexical score and cosine alone. */
   'default-names': { search: { fusion: { blendNames: 0 } } } as ConfigInput,
   /** Issue 18 (docfn): the best files' other chunks join the blend's candidates (`search.fusion.blendFileDepth`). */

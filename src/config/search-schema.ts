@@ -100,6 +100,8 @@ export const rankingSchema = z
     queryWeights: z.boolean().default(true),
     /** The words of long queries: weights, meta words, stack-trace frames, term selection (longTermsSchema). */
     longTerms: longTermsSchema.default({ title: 1, code: 1, repeated: 0, fences: false, codeDefined: false, metaWords: false, frames: false, fileWeights: true, maxGroups: 40, maxDfRatio: 0.2, rareRatio: 0, selectByWeight: false }),
+    /** Short queries: a hyphenated compound (`many-to-one`) is also searched as one identifier (`manytoone`, how `ManyToOne` is stored). Default true. */
+    hyphenJoined: z.boolean().default(true),
     /** Score multiplier for a chunk defining a symbol the query names. Range 1–5; 1 is off. */
     definitionBoost: z.number().min(1).max(5).default(1.25),
     /** Share of a test chunk's score passed to the source file it tests. Range 0–1; 0 is off. */

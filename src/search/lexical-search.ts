@@ -97,7 +97,7 @@ export function lexicalSearch(store: IndexStore, params: LexicalParams): Lexical
   // with `longTerms.frames`, a library's stack frame is left out and the project's written with the index's path (traceback.ts)
   const frames = lt.frames ? (f: Frame): FrameFate => frameFate(f, (p) => store.read(() => store.files.info(p)) !== undefined) : undefined;
   const defined = lt.fences || lt.codeDefined ? (name: string): boolean => store.read(() => store.structure.byName(name, undefined, 1)).length > 0 : undefined;
-  const parsed = parseQuery(params.query, { weighLong: params.ranking.queryWeights, longTerms: lt, frames, defined });
+  const parsed = parseQuery(params.query, { weighLong: params.ranking.queryWeights, longTerms: lt, frames, defined, hyphenJoined: params.ranking.hyphenJoined });
   const filter = compileFilters(params.filters);
   const words = [...new Set(parsed.groups.flatMap((g) => g.alternatives.flat()))];
   const stats = store.read(() => store.search.termStats(words));

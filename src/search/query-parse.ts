@@ -50,6 +50,8 @@ export interface ParseOptions {
   readonly defined?: ((name: string) => boolean) | undefined;
   /** What becomes of each stack-trace frame of a long query (query-understand.ts `frames`); default: all kept. */
   readonly frames?: ((frame: Frame) => FrameFate) | undefined;
+  /** A short query's hyphenated compound also as one identifier (`search.ranking.hyphenJoined`); default true. */
+  readonly hyphenJoined?: boolean | undefined;
 }
 
 /** The weighing of a long query's groups (`search.ranking.longTerms`, docs/DESIGN.md "Query processing"). */
@@ -157,6 +159,21 @@ function addJoinedPairs(text: string, add: (g: Omit<TermGroup, 'count' | 'weight
   }
 }
 
+/**
+ * A hyphenated compound of a question may be an identifier written in prose: `many-to-one` →
+ * `manytoone`, how FTS5 stores `ManyToOne` and `manyToOne` whole (`read-only` → `readOnly`,
+ * `built-in` → `builtIn`). The phrase of its words stays; the joined form is an optional group of
+ * its own, so the plan weighs it by its own (usually small) document frequency, where the phrase
+ * counts as its most frequent word and a rare-level OR leaves it out. Dropped silently when absent.
+ */
+function addHyphenJoined(token: string, phrase: readonly string[], add: (g: Omit<TermGroup, 'count' | 'weight'>) => void): void {
+  if (!/^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+$/u.test(token) || phrase.length < 2) return;
+  const joined = phrase.join('');
+  if (joined.length < 4) return;
+  const raw = token.split('-').map((s, i) => (i === 0 ? s : `${s[0]!.toUpperCase()}${s.slice(1)}`)).join('');
+  add({ key: `j:${joined}`, raw, kind: 'joined', alternatives: [[joined]], required: false });
+}
+
 /** Whether a group's words are all written as code (a phrase or path counts when all its words do). */
 function writtenAsCode(g: TermGroup, code: ReadonlySet<string>): boolean {
   const main = g.alternatives[0]!;
@@ -256,6 +273,7 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
       const kind: GroupKind = token.includes('/') ? 'path' : 'phrase';
       const phrase = segments.map(lower).filter((w) => w !== '');
       add({ key: `p:${phrase.join(' ')}`, raw: token, kind, alternatives: [phrase], required: false });
+      if (!long && options.hyphenJoined !== false) addHyphenJoined(token, phrase, add);
       for (const s of segments) {
         const g = identifierGroup(s);
         if (g && !(g.kind === 'word' && STOP_WORDS.has(g.alternatives[0]![0]!))) add(g);

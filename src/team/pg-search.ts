@@ -57,7 +57,7 @@ function lexicalQuery(query: string): string {
 /** One repository, as lexicalSearch ranks one SQLite index. */
 async function rankRepo(sql: Sql, tok: QueryTokenizer, rev: RevisionStats, p: RankParams): Promise<RepoOutcome> {
   // as lexicalSearch, except `longTerms.frames` (local indexes only: it asks the index for each frame's file)
-  const parsed = parseQuery(p.query, { weighLong: p.ranking.queryWeights, longTerms: p.ranking.longTerms });
+  const parsed = parseQuery(p.query, { weighLong: p.ranking.queryWeights, longTerms: p.ranking.longTerms, hyphenJoined: p.ranking.hyphenJoined });
   const words = [...new Set(parsed.groups.flatMap((g) => g.alternatives.flat()))];
   const stats = tok.tokenize(words);
   const df = await documentFrequencies(sql, rev, stats.map((s) => s.term));

@@ -29,6 +29,19 @@ describe('parseQuery', () => {
     expect(parseQuery(`open database ${'and more words '.repeat(20)}`).groups.some((g) => g.kind === 'joined')).toBe(false);
   });
 
+  it("also searches a short query's hyphenated compound as one identifier, stop words and all", () => {
+    const g = parseQuery('Defines a many-to-one relationship').groups;
+    // FTS5 stores `ManyToOne` whole as "manytoone"; the phrase of the words stays
+    expect(g.find((x) => x.key === 'j:manytoone')).toMatchObject({ kind: 'joined', raw: 'manyToOne', alternatives: [['manytoone']] });
+    expect(g.find((x) => x.key === 'p:many to one')).toMatchObject({ kind: 'phrase', alternatives: [['many', 'to', 'one']] });
+    expect(parseQuery('a read-only view').groups.map((x) => x.key)).toContain('j:readonly');
+    // not for dotted, scoped or path tokens, not for a short joined form, not in long queries, not when switched off
+    expect(parseQuery('os.path.join src/a-b/c.ts').groups.some((x) => x.key === 'j:ospathjoin' || x.key.startsWith('j:srcab'))).toBe(false);
+    expect(parseQuery('x-y').groups.some((x) => x.kind === 'joined')).toBe(false);
+    expect(parseQuery(`the many-to-one case ${'and more words '.repeat(20)}`).groups.some((x) => x.kind === 'joined')).toBe(false);
+    expect(parseQuery('Defines a many-to-one relationship', { hyphenJoined: false }).groups.map((x) => x.key)).not.toContain('j:manytoone');
+  });
+
   it('drops stop words from prose but keeps them when nothing else is left', () => {
     expect(alternatives('where is the function that parses the config')).toEqual([[['parses']], [['config']]]);
     expect(alternatives('parse config')).toEqual([[['parse']], [['config']], [['parseconfig']]]);
