@@ -249,10 +249,11 @@ export class SearchRepo {
    * `fileMatchCounts` of each expression, in order, with the same rows: the FTS walk reads rowids
    * only and the chunk→file map (chunk-files.ts, cached until the index changes) counts them in
    * memory, 0.1–0.4× the reference's CPU on the npm corpus (bench/file-counts.ts). The first call
-   * of a data version runs the reference instead and the second builds the map (35–55 ms for 195K
-   * chunks, the join of one long query or so), so a one-shot search never pays for a map it would
-   * use once. An expression counted before in this data version is not walked again (its rows are
-   * kept: file-counts-cache.ts) unless `cached` is false. The rows are shared: read them only.
+   * of a data version maps only the chunks its walks matched (`ChunkFiles.loadFor`) and the second
+   * builds the whole map (35–55 ms for 195K chunks, the join of one long query or so), so a
+   * one-shot search never pays for a map it would use once. An expression counted before in this
+   * data version is not walked again (its rows are kept: file-counts-cache.ts) unless `cached` is
+   * false. The rows are shared: read them only.
    */
   fileMatchCountsMany(matches: readonly string[], options: { readonly build?: 'now' | 'second use'; readonly cached?: boolean } = {}): (readonly FileMatchCount[])[] {
     const version = this.dataVersion();
@@ -260,14 +261,13 @@ export class SearchRepo {
     const kept = cached ? matches.map((m) => this.fileCounts.get(version, m)) : matches.map(() => undefined);
     const missing = [...new Set(matches.filter((_, i) => kept[i] === undefined))];
     if (missing.length === 0) return kept as (readonly FileMatchCount[])[];
-    const map = this.chunkFiles(options.build ?? 'second use');
-    let count = (m: string): FileMatchCount[] => this.fileMatchCounts(m);
-    if (map) {
-      this.rowidsStmt ??= this.db.prepare<[string], { ids: string | null }>('SELECT group_concat(rowid) AS ids FROM chunks_fts WHERE chunks_fts MATCH ?');
-      const stmt = this.rowidsStmt;
-      count = (m) => map.countByFile(stmt.get(m)?.ids ?? null);
-    }
-    const counted = new Map(missing.map((m) => [m, count(m)] as const));
+    this.rowidsStmt ??= this.db.prepare<[string], { ids: string | null }>('SELECT group_concat(rowid) AS ids FROM chunks_fts WHERE chunks_fts MATCH ?');
+    const stmt = this.rowidsStmt;
+    const lists = missing.map((m) => stmt.get(m)?.ids ?? null);
+    // the whole map from the second request of a data version on; the first maps only the chunks its groups match
+    const map = this.chunkFiles(options.build ?? 'second use') ?? ChunkFiles.loadFor(this.db, lists);
+    const count = (m: string, i: number): FileMatchCount[] => (map ? map.countByFile(lists[i]!) : this.fileMatchCounts(m));
+    const counted = new Map(missing.map((m, i) => [m, count(m, i)] as const));
     if (cached) for (const [m, rows] of counted) this.fileCounts.set(version, m, rows);
     return matches.map((m, i) => kept[i] ?? counted.get(m)!);
   }

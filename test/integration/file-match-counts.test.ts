@@ -3,8 +3,8 @@
  * match each FTS5 expression, counted in memory from the FTS rowids against a chunk→file map,
  * must give exactly the rows of the reference join (`fileMatchCounts`) on a real index: words,
  * phrases, OR'ed alternatives, no match; after files are edited, added and deleted by another
- * connection (the map follows the index), and whether the map is built at once or on its second
- * request. A long query ranks identically however its counts were made.
+ * connection (the map follows the index), whether the map is built at once or on its second
+ * request (the first maps only the chunks matched), and when kept from an earlier call. A long query ranks identically however its counts were made.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,6 +70,7 @@ describe('SearchRepo.fileMatchCountsMany', () => {
     expect(ref.flat().length).toBeGreaterThan(50);
     expect(ref.flat().some((r) => (r as { chunks: number }).chunks > 1)).toBe(true);
     expect(ref[6]).toEqual([]);
+    // the first request of a data version maps only the chunks matched (ChunkFiles.loadFor), the second the whole index
     expect(fast('second use')).toEqual(ref);
     expect(fast('second use')).toEqual(ref);
     expect(fast('now')).toEqual(ref);
