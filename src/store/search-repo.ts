@@ -261,11 +261,14 @@ export class SearchRepo {
     const kept = cached ? matches.map((m) => this.fileCounts.get(version, m)) : matches.map(() => undefined);
     const missing = [...new Set(matches.filter((_, i) => kept[i] === undefined))];
     if (missing.length === 0) return kept as (readonly FileMatchCount[])[];
+    // the whole map from the second request of a data version on; the first maps only the chunks its groups match
+    const whole = this.chunkFiles(options.build ?? 'second use');
+    // chunk ids too sparse to map (the whole map was refused in this version): the reference join, no rowid walk
+    const sparse = !whole && this.chunkFilesCache?.version === version;
     this.rowidsStmt ??= this.db.prepare<[string], { ids: string | null }>('SELECT group_concat(rowid) AS ids FROM chunks_fts WHERE chunks_fts MATCH ?');
     const stmt = this.rowidsStmt;
-    const lists = missing.map((m) => stmt.get(m)?.ids ?? null);
-    // the whole map from the second request of a data version on; the first maps only the chunks its groups match
-    const map = this.chunkFiles(options.build ?? 'second use') ?? ChunkFiles.loadFor(this.db, lists);
+    const lists = sparse ? [] : missing.map((m) => stmt.get(m)?.ids ?? null);
+    const map = sparse ? undefined : (whole ?? ChunkFiles.loadFor(this.db, lists));
     const count = (m: string, i: number): FileMatchCount[] => (map ? map.countByFile(lists[i]!) : this.fileMatchCounts(m));
     const counted = new Map(missing.map((m, i) => [m, count(m, i)] as const));
     if (cached) for (const [m, rows] of counted) this.fileCounts.set(version, m, rows);
