@@ -12,7 +12,7 @@
  */
 import type { IndexStore } from '../store/index-store.js';
 import type { FtsCandidate, FtsFilter } from '../store/search-repo.js';
-import { fileBm25, fileCoverage, filePrior, mentionedNames, mentionStrengths, type FileMention, type GroupFiles, type NameDefinitions } from './file-score.js';
+import { fileEvidenceScores, filePrior, mentionedNames, mentionStrengths, type FileMention, type GroupFiles, type NameDefinitions } from './file-score.js';
 import { groupExpression } from './fts-expression.js';
 import type { TermGroup } from './query-parse.js';
 import { isTestPath, type PriorContext } from './rank.js';
@@ -60,9 +60,9 @@ export function scoreFiles(
   const walked = kept.filter((_, i) => (keptDf[i] ?? 0) <= FILE_SCAN_MAX_DF);
   const counts = store.read(() => store.search.fileMatchCountsMany(walked.map(groupExpression)));
   const groups: GroupFiles[] = walked.map((g, i) => ({ weight: g.weight, files: counts[i]! }));
-  const lines = new Map<string, number>();
-  for (const g of groups) for (const f of g.files) lines.set(f.path, f.lines);
-  return { scores: fileBm25(groups, stats, (path, type) => filePrior(path, type, priors)), skipped: kept.length - walked.length, coverage: fileCoverage(groups, stats), lines };
+  // fileBm25 with the priors, fileCoverage and the lines, in one pass
+  const { scores, coverage, lines } = fileEvidenceScores(groups, stats, (path, type) => filePrior(path, type, priors));
+  return { scores, skipped: kept.length - walked.length, coverage, lines };
 }
 
 /** The files defining each name the text writes as code (source files only: a test defining it is not the subject). */

@@ -14,6 +14,37 @@ const MIN_MAPPED_IDS = 1 << 20;
 const COMMA = 44;
 const ZERO = 48;
 const NINE = 57;
+/** The files' rows, read as JSON arrays in file id order (the statement's FROM and filter follow). */
+const FILE_ROWS = 'SELECT json_group_array(id) AS ids, json_group_array(path) AS paths, json_group_array(line_count) AS lines, json_group_array(content_type) AS types FROM (SELECT id, path, line_count, content_type';
+
+interface FileRows {
+  readonly ids: string;
+  readonly paths: string;
+  readonly lines: string;
+  readonly types: string;
+}
+
+/** Calls `fn` with each id of `rowids` (comma-separated, as `group_concat(rowid)` gives them; null for none); an id written with a sign is skipped (no chunk has it). */
+function eachId(rowids: string | null, fn: (id: number) => void): void {
+  if (rowids === null || rowids === '') return;
+  let n = 0;
+  let digits = false;
+  let bad = false;
+  for (let i = 0; i <= rowids.length; i++) {
+    const ch = i < rowids.length ? rowids.charCodeAt(i) : COMMA;
+    if (ch !== COMMA) {
+      // a digit; anything else (a sign) makes the id one of no chunk
+      if (ch >= ZERO && ch <= NINE) n = n * 10 + (ch - ZERO);
+      else bad = true;
+      digits = true;
+      continue;
+    }
+    if (digits && !bad) fn(n);
+    n = 0;
+    digits = false;
+    bad = false;
+  }
+}
 
 /**
  * Which file each chunk belongs to, and each file's path, line count and content type, in memory:
@@ -40,21 +71,39 @@ export class ChunkFiles {
 
   /** The map of the index as `db` reads it now; undefined when chunk ids are too sparse to map. */
   static load(db: Db): ChunkFiles | undefined {
-    const f = db
-      .prepare<[], { ids: string; paths: string; lines: string; types: string }>(
-        'SELECT json_group_array(id) AS ids, json_group_array(path) AS paths, json_group_array(line_count) AS lines, json_group_array(content_type) AS types FROM (SELECT id, path, line_count, content_type FROM files ORDER BY id)',
-      )
-      .get()!;
     const c = db.prepare<[], { ids: string; files: string; n: number; max: number | null }>('SELECT json_group_array(id) AS ids, json_group_array(file_id) AS files, count(*) AS n, max(id) AS max FROM chunks').get()!;
     const max = c.max ?? 0;
     if (max < 0 || max > Math.max(MIN_MAPPED_IDS, c.n * MAX_ID_PER_CHUNK)) return undefined;
+    const f = db.prepare<[], FileRows>(`${FILE_ROWS} FROM files ORDER BY id)`).get()!;
+    return ChunkFiles.of(f, JSON.parse(c.ids) as number[], JSON.parse(c.files) as number[], max);
+  }
+
+  /**
+   * The map of only the chunks among `lists` (rowid lists as `countByFile` takes them) and their
+   * files, as `db` reads it now: what the first long query of a data version counts with, two
+   * lookups of the chunks its groups match instead of a join per group and match (0.6–0.7× the
+   * join's CPU on the npm corpus, bench/file-counts.ts); undefined when their ids are too sparse to map.
+   */
+  static loadFor(db: Db, lists: readonly (string | null)[]): ChunkFiles | undefined {
+    const wanted = new Set<number>();
+    for (const list of lists) eachId(list, (id) => wanted.add(id));
+    const ids = [...wanted].sort((a, b) => a - b);
+    const max = ids.length > 0 ? ids[ids.length - 1]! : 0;
+    if (max > Math.max(MIN_MAPPED_IDS, ids.length * MAX_ID_PER_CHUNK)) return undefined;
+    const c = db
+      .prepare<[string], { ids: string; files: string }>('SELECT json_group_array(id) AS ids, json_group_array(file_id) AS files FROM chunks WHERE id IN (SELECT value FROM json_each(?))')
+      .get(JSON.stringify(ids))!;
+    const files = JSON.parse(c.files) as number[];
+    const f = db.prepare<[string], FileRows>(`${FILE_ROWS} FROM files WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id)`).get(JSON.stringify([...new Set(files)]))!;
+    return ChunkFiles.of(f, JSON.parse(c.ids) as number[], files, max);
+  }
+
+  private static of(f: FileRows, ids: readonly number[], files: readonly number[], max: number): ChunkFiles {
     // file ids → dense indexes in id order, so that counts come out in file id order
     const fileIds = JSON.parse(f.ids) as number[];
     const dense = new Map<number, number>();
     fileIds.forEach((id, i) => dense.set(id, i));
     const fileOf = new Int32Array(max + 1).fill(-1);
-    const ids = JSON.parse(c.ids) as number[];
-    const files = JSON.parse(c.files) as number[];
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i]!;
       // a chunk whose file row is gone matches nothing, as in the join
@@ -68,24 +117,7 @@ export class ChunkFiles {
    * them; null for none) are its chunks, in file id order. An id of no chunk counts for no file.
    */
   countByFile(rowids: string | null): FileMatchCount[] {
-    if (rowids === null || rowids === '') return [];
-    let n = 0;
-    let digits = false;
-    let bad = false;
-    for (let i = 0; i <= rowids.length; i++) {
-      const ch = i < rowids.length ? rowids.charCodeAt(i) : COMMA;
-      if (ch !== COMMA) {
-        // a digit; anything else (a sign) makes the id one of no chunk
-        if (ch >= ZERO && ch <= NINE) n = n * 10 + (ch - ZERO);
-        else bad = true;
-        digits = true;
-        continue;
-      }
-      if (digits && !bad) this.add(n);
-      n = 0;
-      digits = false;
-      bad = false;
-    }
+    eachId(rowids, (id) => this.add(id));
     return this.drain();
   }
 

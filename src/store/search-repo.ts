@@ -3,6 +3,7 @@ import type { ContentType } from '../core/file.js';
 import { ChunkFiles, type FileMatchCount } from './chunk-files.js';
 import type { Db } from './database.js';
 import type { Statement } from './driver.js';
+import { FileCountsCache } from './file-counts-cache.js';
 import { StatementCache } from './statement-cache.js';
 
 /** One FTS match joined with its chunk and file. `bm25` is FTS5's value: lower is better. */
@@ -61,6 +62,8 @@ export class SearchRepo {
   private chunkFilesCache: { version: string; map: ChunkFiles | undefined } | undefined;
   private chunkFilesAsked = '';
   private rowidsStmt: Statement<[string], { ids: string | null }> | undefined;
+  /** Per-file counts of the group expressions walked in this data version. */
+  private readonly fileCounts = new FileCountsCache();
   private dfVersion = '';
   private readonly vocabStmt;
   /** The statements whose SQL varies with the call (weights, filters), prepared once per text. */
@@ -246,16 +249,30 @@ export class SearchRepo {
    * `fileMatchCounts` of each expression, in order, with the same rows: the FTS walk reads rowids
    * only and the chunk→file map (chunk-files.ts, cached until the index changes) counts them in
    * memory, 0.1–0.4× the reference's CPU on the npm corpus (bench/file-counts.ts). The first call
-   * of a data version runs the reference instead and the second builds the map (35–55 ms for 195K
-   * chunks, the join of one long query or so), so a one-shot search never pays for a map it would
-   * use once.
+   * of a data version maps only the chunks its walks matched (`ChunkFiles.loadFor`) and the second
+   * builds the whole map (35–55 ms for 195K chunks, the join of one long query or so), so a
+   * one-shot search never pays for a map it would use once. An expression counted before in this
+   * data version is not walked again (its rows are kept: file-counts-cache.ts) unless `cached` is
+   * false. The rows are shared: read them only.
    */
-  fileMatchCountsMany(matches: readonly string[], options: { readonly build?: 'now' | 'second use' } = {}): FileMatchCount[][] {
-    const map = this.chunkFiles(options.build ?? 'second use');
-    if (!map) return matches.map((m) => this.fileMatchCounts(m));
+  fileMatchCountsMany(matches: readonly string[], options: { readonly build?: 'now' | 'second use'; readonly cached?: boolean } = {}): (readonly FileMatchCount[])[] {
+    const version = this.dataVersion();
+    const cached = options.cached !== false;
+    const kept = cached ? matches.map((m) => this.fileCounts.get(version, m)) : matches.map(() => undefined);
+    const missing = [...new Set(matches.filter((_, i) => kept[i] === undefined))];
+    if (missing.length === 0) return kept as (readonly FileMatchCount[])[];
+    // the whole map from the second request of a data version on; the first maps only the chunks its groups match
+    const whole = this.chunkFiles(options.build ?? 'second use');
+    // chunk ids too sparse to map (the whole map was refused in this version): the reference join, no rowid walk
+    const sparse = !whole && this.chunkFilesCache?.version === version;
     this.rowidsStmt ??= this.db.prepare<[string], { ids: string | null }>('SELECT group_concat(rowid) AS ids FROM chunks_fts WHERE chunks_fts MATCH ?');
     const stmt = this.rowidsStmt;
-    return matches.map((m) => map.countByFile(stmt.get(m)?.ids ?? null));
+    const lists = sparse ? [] : missing.map((m) => stmt.get(m)?.ids ?? null);
+    const map = sparse ? undefined : (whole ?? ChunkFiles.loadFor(this.db, lists));
+    const count = (m: string, i: number): FileMatchCount[] => (map ? map.countByFile(lists[i]!) : this.fileMatchCounts(m));
+    const counted = new Map(missing.map((m, i) => [m, count(m, i)] as const));
+    if (cached) for (const [m, rows] of counted) this.fileCounts.set(version, m, rows);
+    return matches.map((m, i) => kept[i] ?? counted.get(m)!);
   }
 
   /** The chunk→file map of the current data version, built on its second request in that version (or at once). */

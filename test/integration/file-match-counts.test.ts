@@ -3,8 +3,8 @@
  * match each FTS5 expression, counted in memory from the FTS rowids against a chunk→file map,
  * must give exactly the rows of the reference join (`fileMatchCounts`) on a real index: words,
  * phrases, OR'ed alternatives, no match; after files are edited, added and deleted by another
- * connection (the map follows the index), and whether the map is built at once or on its second
- * request. A long query ranks identically however its counts were made.
+ * connection (the map follows the index), whether the map is built at once or on its second
+ * request (the first maps only the chunks matched), and when kept from an earlier call. A long query ranks identically however its counts were made.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,7 +62,7 @@ describe('SearchRepo.fileMatchCountsMany', () => {
   });
 
   const reference = (): unknown[] => EXPRESSIONS.map((e) => reader.read(() => reader.search.fileMatchCounts(e)).map((r) => ({ ...r })));
-  const fast = (build: 'now' | 'second use'): unknown[] => reader.read(() => reader.search.fileMatchCountsMany(EXPRESSIONS, { build })).map((g) => g.map((r) => ({ ...r })));
+  const fast = (build: 'now' | 'second use', cached = false): unknown[] => reader.read(() => reader.search.fileMatchCountsMany(EXPRESSIONS, { build, cached })).map((g) => g.map((r) => ({ ...r })));
 
   it('gives the reference rows, on first use and from the map', () => {
     const ref = reference();
@@ -70,13 +70,37 @@ describe('SearchRepo.fileMatchCountsMany', () => {
     expect(ref.flat().length).toBeGreaterThan(50);
     expect(ref.flat().some((r) => (r as { chunks: number }).chunks > 1)).toBe(true);
     expect(ref[6]).toEqual([]);
+    // the first request of a data version maps only the chunks matched (ChunkFiles.loadFor), the second the whole index
     expect(fast('second use')).toEqual(ref);
     expect(fast('second use')).toEqual(ref);
     expect(fast('now')).toEqual(ref);
   });
 
-  it('follows edits, additions and deletions committed by another connection', async () => {
+  it('answers an expression counted before in the same data version from its kept rows, the same rows', () => {
+    const ref = reference();
+    const repo = IndexStore.open(db, { create: false });
+    try {
+      const first = repo.read(() => repo.search.fileMatchCountsMany(EXPRESSIONS));
+      // kept: the same arrays come back, not a second walk's
+      const again = repo.read(() => repo.search.fileMatchCountsMany([...EXPRESSIONS].reverse()));
+      expect(again).toEqual([...first].reverse());
+      again.forEach((rows, i) => expect(rows).toBe(first[EXPRESSIONS.length - 1 - i]));
+      // a repeated expression within one call is walked once and answered twice
+      const twice = repo.read(() => repo.search.fileMatchCountsMany(['"watch"', '"watch"']));
+      expect(twice[0]).toBe(twice[1]);
+      expect(first.map((g) => g.map((r) => ({ ...r })))).toEqual(ref);
+      // cached: false walks again
+      const fresh = repo.read(() => repo.search.fileMatchCountsMany(EXPRESSIONS, { cached: false }));
+      expect(fresh[0]).not.toBe(first[0]);
+      expect(fresh).toEqual(first);
+    } finally {
+      repo.close();
+    }
+  });
+
+  it('follows edits, additions and deletions committed by another connection, kept counts too', async () => {
     expect(fast('now')).toEqual(reference());
+    expect(fast('now', true)).toEqual(reference());
     writeFileSync(join(root, 'src/m3.ts'), moduleText(99, 9));
     rmSync(join(root, 'src/m5.ts'));
     writeFileSync(join(root, 'src/new.ts'), moduleText(7, 5));
@@ -84,8 +108,9 @@ describe('SearchRepo.fileMatchCountsMany', () => {
     const ref = reference();
     expect(ref.flat().some((r) => (r as { path: string }).path === 'src/new.ts')).toBe(true);
     expect(ref.flat().some((r) => (r as { path: string }).path === 'src/m5.ts')).toBe(false);
-    // a map kept from before the pass would count src/m5.ts and miss src/new.ts
+    // a map or counts kept from before the pass would count src/m5.ts and miss src/new.ts
     expect(fast('now')).toEqual(ref);
+    expect(fast('now', true)).toEqual(ref);
   });
 
   it('ranks a long query the same on the reference path, the build and the map', async () => {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyFileEvidence, fileBm25, filePrior, mentionedNames, mentionStrengths } from '../../../src/search/file-score.js';
+import { applyFileEvidence, fileBm25, fileCoverage, fileEvidenceScores, filePrior, mentionedNames, mentionStrengths } from '../../../src/search/file-score.js';
 import type { RankedChunk } from '../../../src/search/rank.js';
 
 const hit = (path: string, score: number, startLine = 1): RankedChunk => ({ path, score, startLine, endLine: startLine + 9 });
@@ -99,5 +100,33 @@ describe('applyFileEvidence', () => {
   it('changes nothing when both are off', () => {
     const hits = [hit('a.py', 10), hit('b.py', 8)];
     expect(applyFileEvidence(hits, { fileScores: new Map([['b.py', 1]]), share: 0, boost: 0 })).toEqual(hits);
+  });
+});
+
+describe('fileEvidenceScores: fileBm25, fileCoverage and lines in one pass', () => {
+  const file = fc.record({
+    path: fc.constantFrom('a.py', 'b/c.ts', 'tests/test_a.py', 'docs/x.md', 'd.go', 'e.rs'),
+    chunks: fc.integer({ min: 1, max: 40 }),
+    lines: fc.integer({ min: 0, max: 5000 }),
+    contentType: fc.option(fc.constantFrom('code', 'docs', 'config'), { nil: undefined }),
+  });
+  // a file appears at most once per group, as in the counts of one expression
+  const group = fc.record({ weight: fc.double({ min: 0.1, max: 3, noNaN: true }), files: fc.uniqueArray(file, { selector: (f) => f.path, maxLength: 6 }) });
+  const stats = fc.record({ files: fc.integer({ min: 0, max: 50_000 }), meanLines: fc.oneof(fc.constant(0), fc.double({ min: 0.5, max: 3000, noNaN: true })) });
+  const entries = (m: Map<string, number>): Array<[string, number]> => [...m.entries()];
+  // the same keys in the same order and the same numbers to the last bit (Object.is)
+  const same = (a: Map<string, number>, b: Map<string, number>): boolean => a.size === b.size && entries(a).every(([k, v], i) => entries(b)[i]![0] === k && Object.is(entries(b)[i]![1], v));
+
+  it('gives the reference functions\' maps exactly, with and without a prior', () => {
+    const prior = (path: string, type: string | undefined): number => (path.startsWith('tests/') ? 0.5 : type === 'docs' ? 0.7 : 1);
+    fc.assert(
+      fc.property(fc.array(group, { maxLength: 8 }), stats, fc.boolean(), (groups, st, withPrior) => {
+        const got = fileEvidenceScores(groups, st, withPrior ? prior : undefined);
+        const lines = new Map<string, number>();
+        for (const g of groups) for (const f of g.files) lines.set(f.path, f.lines);
+        return same(got.scores, fileBm25(groups, st, withPrior ? prior : undefined)) && same(got.coverage, fileCoverage(groups, st)) && same(got.lines, lines);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
