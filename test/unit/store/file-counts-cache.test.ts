@@ -3,8 +3,8 @@
  * one data version, bounded by rows with the least recently used out first (issue 19, longcpu).
  */
 import { describe, expect, it } from 'vitest';
-import type { FileMatchCount } from '../../src/store/chunk-files.js';
-import { FileCountsCache, MAX_KEPT_ROWS } from '../../src/store/file-counts-cache.js';
+import type { FileMatchCount } from '../../../src/store/chunk-files.js';
+import { FileCountsCache, MAX_KEPT_ROWS } from '../../../src/store/file-counts-cache.js';
 
 const rows = (n: number, path = 'a.ts'): FileMatchCount[] => Array.from({ length: n }, (_, i) => ({ path: `${path}${i}`, chunks: 1, lines: 10, contentType: 'code' }));
 
