@@ -6,10 +6,9 @@
  * says why; without it, it does not. The step leaves a short text alone.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigInput, Engine } from '../../src/index.js';
-import { enginesByConfig } from '../helpers/config-engines.js';
-import { tempDir } from '../helpers/temp.js';
+import { describe, expect, it } from 'vitest';
+import type { ConfigInput } from '../../src/index.js';
+import { useEnginesByConfig } from '../helpers/config-engines.js';
 
 const filler = (name: string, words: string): string =>
   [`def ${name}(value):`, `    """${words} The plugins are kept."""`, '    return value', ''].join('\n');
@@ -56,19 +55,8 @@ const ranking = (long: Record<string, number>): ConfigInput =>
   ({ search: { ranking: { byKind: { long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1, ...long } } } } }) as ConfigInput;
 
 describe('companion ranking of long texts', () => {
-  let t: ReturnType<typeof tempDir>;
-  const engines = new Map<string, Engine>();
   const configs: Record<string, ConfigInput> = { off: ranking({}), on: ranking({ companionBoost: 2, companionAnchors: 1 }) };
-
-  beforeAll(async () => {
-    t = tempDir();
-    for (const [name, engine] of await enginesByConfig(t.dir, REPO, configs)) engines.set(name, engine);
-  });
-
-  afterAll(() => {
-    for (const e of engines.values()) e.close();
-    t.cleanup();
-  });
+  const engines = useEnginesByConfig(REPO, configs);
 
   const files = async (name: string, query = QUERY): Promise<Array<{ path: string; why: readonly string[] }>> => {
     const hits = (await engines.get(name)!.search(query, { limit: 30, explain: true, rerank: false, mode: 'lexical' })).results;

@@ -5,10 +5,9 @@
  * says why; without it the prose file wins. File scoring shows its factor on `--explain`, and a
  * short text is ranked without either step.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigInput, Engine } from '../../src/index.js';
-import { enginesByConfig } from '../helpers/config-engines.js';
-import { tempDir } from '../helpers/temp.js';
+import { describe, expect, it } from 'vitest';
+import type { ConfigInput } from '../../src/index.js';
+import { useEnginesByConfig } from '../helpers/config-engines.js';
 
 const REPO: Record<string, string> = {
   'pkg/utility/array.py': [
@@ -45,19 +44,8 @@ const QUERY = [
 const ranking = (long: Record<string, number>): ConfigInput => ({ search: { ranking: { byKind: { long: { fileDecay: 0.9, ...long } } } } }) as ConfigInput;
 
 describe('file evidence for long texts', () => {
-  let t: ReturnType<typeof tempDir>;
-  const engines = new Map<string, Engine>();
   const configs: Record<string, ConfigInput> = { off: ranking({}), mention: ranking({ mentionBoost: 1 }), files: ranking({ fileScore: 0.7 }) };
-
-  beforeAll(async () => {
-    t = tempDir();
-    for (const [name, engine] of await enginesByConfig(t.dir, REPO, configs)) engines.set(name, engine);
-  });
-
-  afterAll(() => {
-    for (const e of engines.values()) e.close();
-    t.cleanup();
-  });
+  const engines = useEnginesByConfig(REPO, configs);
 
   const first = async (name: string, query = QUERY): Promise<{ path: string; why: readonly string[] }> => {
     const r = (await engines.get(name)!.search(query, { limit: 5, explain: true, rerank: false })).results[0]!;

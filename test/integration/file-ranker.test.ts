@@ -6,10 +6,9 @@
  * chunk in the order of the files' scores), keeps each file's chunks in their order, and
  * `--explain` shows each file's features and contributions. A short query is ranked without it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigInput, Engine, SearchResult } from '../../src/index.js';
-import { enginesByConfig } from '../helpers/config-engines.js';
-import { tempDir } from '../helpers/temp.js';
+import { describe, expect, it } from 'vitest';
+import type { ConfigInput, SearchResult } from '../../src/index.js';
+import { useEnginesByConfig } from '../helpers/config-engines.js';
 
 const REPO: Record<string, string> = {
   'pkg/utility/array.py': [
@@ -47,18 +46,7 @@ const QUERY = [
 const long = (extra: Record<string, unknown>): ConfigInput => ({ search: { ranking: { byKind: { long: { fileDecay: 0.9, fileScore: 0.7, mentionBoost: 1, ...extra } } } } }) as ConfigInput;
 
 describe('the learned file ranker for long texts', () => {
-  let t: ReturnType<typeof tempDir>;
-  const engines = new Map<string, Engine>();
-
-  beforeAll(async () => {
-    t = tempDir();
-    for (const [name, engine] of await enginesByConfig(t.dir, REPO, { rules: long({}), ranker: long({ fileRanker: true }) })) engines.set(name, engine);
-  });
-
-  afterAll(() => {
-    for (const e of engines.values()) e.close();
-    t.cleanup();
-  });
+  const engines = useEnginesByConfig(REPO, { rules: long({}), ranker: long({ fileRanker: true }) });
 
   const search = async (name: string, query = QUERY, mode?: 'lexical'): Promise<readonly SearchResult[]> => (await engines.get(name)!.search(query, { limit: 20, explain: true, rerank: false, ...(mode ? { mode } : {}) })).results;
 

@@ -7,10 +7,9 @@
  * without it the wrapper sharing the library's words does. `metaWords` leaves out the words of the
  * pull-request process that carry an unrelated script.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigInput, Engine } from '../../src/index.js';
-import { enginesByConfig } from '../helpers/config-engines.js';
-import { tempDir } from '../helpers/temp.js';
+import { describe, expect, it } from 'vitest';
+import type { ConfigInput } from '../../src/index.js';
+import { useEnginesByConfig } from '../helpers/config-engines.js';
 
 const REPO: Record<string, string> = {
   'pkg/bundle/scripts.py': [
@@ -52,19 +51,8 @@ const QUERY = [
 const config = (longTerms: Record<string, unknown>): ConfigInput => ({ search: { mode: 'lexical', ranking: { longTerms } } }) as ConfigInput;
 
 describe('the words of long texts (longTerms)', () => {
-  let t: ReturnType<typeof tempDir>;
-  const engines = new Map<string, Engine>();
   const configs: Record<string, ConfigInput> = { off: config({}), frames: config({ frames: true }) };
-
-  beforeAll(async () => {
-    t = tempDir();
-    for (const [name, engine] of await enginesByConfig(t.dir, REPO, configs)) engines.set(name, engine);
-  });
-
-  afterAll(() => {
-    for (const e of engines.values()) e.close();
-    t.cleanup();
-  });
+  const engines = useEnginesByConfig(REPO, configs);
 
   const search = async (name: string, query = QUERY) => engines.get(name)!.search(query, { limit: 5, rerank: false });
 
