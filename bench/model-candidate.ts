@@ -8,7 +8,8 @@
  * 1. re-embeds the selected benchmark indexes with the model in DIR into ROOT (default
  *    /work/team/devcache-NAME; bench/reembed.ts, resumable);
  * 2. makes a checkout to run the benchmark from (default: a detached git worktree of this
- *    checkout's HEAD beside it, `<this checkout>-NAME`): its models/builtin holds the candidate's
+ *    checkout's HEAD beside it, `<this checkout>-NAME`; an existing one is moved to that HEAD;
+ *    commit bench/ changes first): its models/builtin holds the candidate's
  *    files (an uncommitted copy: the engine loads the built-in model from the checkout it runs
  *    from, so no configuration changes), node_modules links to this checkout's, and its
  *    bench/.devset-cache, .nlslice-cache and .largeset-cache link into ROOT;
@@ -42,7 +43,10 @@ function link(target: string, at: string): void {
 
 /** The checkout the candidate runs from: created at this checkout's HEAD when missing; model files and cache links (re)placed. */
 function prepareCheckout(dir: string, modelDir: string, root: string): void {
-  if (!existsSync(dir)) execFileSync('git', ['worktree', 'add', '--detach', dir, 'HEAD'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+  // an existing checkout moves to this one's HEAD (the candidate's model files are the same path in every commit)
+  if (!existsSync(dir)) execFileSync('git', ['worktree', 'add', '--detach', dir, head], { cwd: REPO_ROOT, stdio: 'inherit' });
+  else execFileSync('git', ['checkout', '--detach', '--quiet', head], { cwd: dir, stdio: 'inherit' });
   if (!existsSync(join(dir, 'node_modules'))) link(realpathSync(join(REPO_ROOT, 'node_modules')), join(dir, 'node_modules'));
   const builtin = join(dir, 'models', 'builtin');
   for (const f of readdirSync(builtin)) rmSync(join(builtin, f), { force: true });
