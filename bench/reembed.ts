@@ -10,11 +10,13 @@
  *
  *   npx tsx bench/reembed.ts --model DIR --to ROOT [--from ROOT] [--sets devset,nl,large] [--kinds commit,issue,doc]
  *                            [--split tune|held-out|all] [--only owner/name,...] [--mirrors DIR] [--plan] [--verify]
+ *   npx tsx bench/reembed.ts --verify-only --to ROOT [selection as above]
  *
  * `--from`: the cache root read (default: the one this checkout's bench/.devset-cache,
  * .nlslice-cache and .largeset-cache links point at). `--plan`: list the databases and their bytes,
  * copy nothing. `--verify`: after each copy, compare its vectors with the source's byte for byte
- * (the identity check, with the source's own model as `--model`).
+ * (the identity check, with the source's own model as `--model`); `--verify-only`: that comparison
+ * for every planned database already copied under ROOT, per set.
  * The benchmark then runs from a checkout whose models/builtin is the candidate and whose three
  * links point at ROOT (bench/model-candidate.ts sets one up); see bench/README.md "A candidate model".
  */
@@ -113,6 +115,22 @@ export async function reembedCaches(o: ReembedOptions, plan: readonly PlannedDb[
   return out;
 }
 
+/** Each planned database copied under `to` compared with its source, byte for byte, per set. */
+export function verifyCopies(from: string, to: string, plan: readonly PlannedDb[]): Map<string, VectorDiff & { dbs: number }> {
+  const out = new Map<string, VectorDiff & { dbs: number }>();
+  for (const db of plan) {
+    if (!existsSync(join(to, db.rel)) || !existsSync(join(from, db.rel))) continue;
+    const d = compareVectors(join(from, db.rel), join(to, db.rel));
+    const s = out.get(db.set) ?? { dbs: 0, chunks: 0, same: 0, differ: 0, missing: 0, models: d.models };
+    out.set(db.set, { dbs: s.dbs + 1, chunks: s.chunks + d.chunks, same: s.same + d.same, differ: s.differ + d.differ, missing: s.missing + d.missing, models: d.models });
+  }
+  return out;
+}
+
+function formatVerify(sums: ReadonlyMap<string, VectorDiff & { dbs: number }>): string {
+  return [...sums].map(([set, s]) => `${set.padEnd(16)}${String(s.dbs).padStart(5)} dbs ${s.same} of ${s.chunks} vectors byte-identical (${((100 * s.same) / Math.max(1, s.chunks)).toFixed(2)}%), ${s.differ} differ, ${s.missing} missing; ${s.models.join(' vs ')}`).join('\n');
+}
+
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -147,8 +165,13 @@ async function main(): Promise<void> {
   const plan = planDatabases(po);
   process.stdout.write(`${formatPlan(from, plan)}\n`);
   if (process.argv.includes('--plan')) return;
-  const model = arg('--model');
   const to = arg('--to');
+  if (process.argv.includes('--verify-only')) {
+    if (!to) throw new Error('--verify-only needs --to ROOT');
+    process.stdout.write(`${formatVerify(verifyCopies(from, to, plan))}\n`);
+    return;
+  }
+  const model = arg('--model');
   if (!model || !to) throw new Error('--model DIR and --to ROOT are required (or --plan)');
   if (realpathSync(from) === (existsSync(to) ? realpathSync(to) : to)) throw new Error('--to must not be the cache root read');
   const c0 = process.cpuUsage();
