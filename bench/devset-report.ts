@@ -46,6 +46,8 @@ export interface DevRow extends QueryScore {
   readonly namesGold?: boolean | undefined;
   /** Distinct gold files: issue-like texts are also reported for those with one (Acc@k wants every gold file, and most fixes change one). */
   readonly goldFiles?: number | undefined;
+  /** Why the engine searched without the model although it should have used it (`meta.semantic` of a `lexical only:` answer: no vectors, vectors of another model, the model failed to load); undefined when it did not fall back. */
+  readonly lexicalOnly?: string | undefined;
   /** A group reported on its own (`large`: the large-repository group, bench/bench-repos.ts LARGE_REPOS); undefined for the development benchmark proper. */
   readonly group?: string | undefined;
 }

@@ -365,10 +365,13 @@ const groupOf = (set: { readonly name: string }): string | undefined => (set.nam
 /** evalOne, plus how many distinct files the first 10 chunks show, and the files of a 20-chunk list (`cfile@k`). */
 async function evalRow(engine: Engine, q: EvalQuery, meta: Meta): Promise<DevRow> {
   const r = await evalOne(engine, q);
-  const top = (await engine.search(q.query, { limit: 10, rerank: false })).results;
+  const answer = await engine.search(q.query, { limit: 10, rerank: false });
+  const top = answer.results;
   const list = (await engine.search(q.query, { limit: CHUNK_LIST_DEPTH, rerank: false })).results;
   const first = top.map((h) => h.path);
-  return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)), chunkFilesAt: chunkListFileHits(list, q.expected), ...listCost(top, q) };
+  // a search that should have used the model and did not (another model's vectors, none, a model that fails to load) is counted, never silent
+  const lexicalOnly = answer.meta.semantic.startsWith('lexical only') ? answer.meta.semantic : undefined;
+  return { ...r, ...meta, distinctIn10: new Set(first).size, filesIn10: q.expected.every((g) => first.includes(g.path)), chunkFilesAt: chunkListFileHits(list, q.expected), ...listCost(top, q), ...(lexicalOnly ? { lexicalOnly } : {}) };
 }
 
 /** Lines a reader of the first 10 results pays, and whether one of them cites a gold function (devset-report.ts). */
@@ -524,6 +527,22 @@ async function main(): Promise<void> {
   }
   writeResult('devset', { sets, kinds, variants: all, ref, rows: Object.fromEntries(byVariant) });
   guard(byVariant.get('default'), sets);
+  modelUnused(byVariant);
+}
+
+/**
+ * Fails the run when a search answered lexically because the model could not be used (the index's
+ * vectors are another model's, there are none, the model does not load): the numbers would then
+ * be the lexical ranking's under the model's name. bench/reembed.ts and bench/model-candidate.ts
+ * make caches whose vectors match the checkout's model.
+ */
+function modelUnused(byVariant: Runs): void {
+  for (const [name, rows] of byVariant) {
+    const unused = rows.filter((r) => r.lexicalOnly !== undefined);
+    if (unused.length === 0) continue;
+    process.stdout.write(`MODEL NOT USED: ${name}: ${unused.length} of ${rows.length} searches answered lexically (${unused[0]!.repo}: ${unused[0]!.lexicalOnly})\n`);
+    process.exitCode = 1;
+  }
 }
 
 /**
