@@ -37,7 +37,7 @@ export interface PairRecord extends Pair {
   readonly path: string;
 }
 
-interface PackageStats {
+export interface PackageStats {
   name: string;
   ecosystem: string;
   version: string;
@@ -58,7 +58,7 @@ function relPath(pkg: SourcePackage, file: string): string {
   return pkg.ecosystem === 'debian' && pkg.root.endsWith('gocode/src') ? rel.split('/').slice(3).join('/') : rel;
 }
 
-interface HarvestState {
+export interface HarvestState {
   readonly parser: FileParser;
   readonly extraNames: ReadonlySet<string>;
   readonly badHashes: Set<string>;
@@ -73,7 +73,7 @@ interface HarvestState {
 const fromMaps = (pkg: SourcePackage): boolean => pkg.version.endsWith('+maps');
 
 /** The pairs of one file into `h.records`, deduplicated; false when the file is skipped (held out, seen, minified, unparsable). */
-function harvestFile(h: HarvestState, pkg: SourcePackage, file: string, st: PackageStats): boolean {
+export function harvestFile(h: HarvestState, pkg: SourcePackage, file: string, st: PackageStats): boolean {
   const path = relPath(pkg, file);
   if (isHeldOut(path, h.extraNames)) return false;
   const bytes = readFileSync(file);
@@ -183,4 +183,4 @@ async function main(): Promise<void> {
   process.stderr.write(`${h.records.length} pairs from ${stats.length} packages; skipped ${JSON.stringify(h.skipped)}\n`);
 }
 
-await main();
+if (process.argv[1]?.endsWith('harvest.ts')) await main();
