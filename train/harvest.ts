@@ -37,7 +37,7 @@ export interface PairRecord extends Pair {
   readonly path: string;
 }
 
-interface PackageStats {
+export interface PackageStats {
   name: string;
   ecosystem: string;
   version: string;
@@ -58,7 +58,7 @@ function relPath(pkg: SourcePackage, file: string): string {
   return pkg.ecosystem === 'debian' && pkg.root.endsWith('gocode/src') ? rel.split('/').slice(3).join('/') : rel;
 }
 
-interface HarvestState {
+export interface HarvestState {
   readonly parser: FileParser;
   readonly extraNames: ReadonlySet<string>;
   readonly badHashes: Set<string>;
@@ -66,11 +66,14 @@ interface HarvestState {
   readonly seenCode: Set<string>;
   readonly descCount: Map<string, number>;
   readonly records: string[];
-  readonly skipped: { licence: number; heldOut: number; fileHash: number };
+  readonly skipped: { licence: number; heldOut: number; fileHash: number; mapDescriptions: number };
 }
 
+/** A package extracted from source maps (train/extract-maps.ts): its TypeScript sources beside the compiled JavaScript. */
+const fromMaps = (pkg: SourcePackage): boolean => pkg.version.endsWith('+maps');
+
 /** The pairs of one file into `h.records`, deduplicated; false when the file is skipped (held out, seen, minified, unparsable). */
-function harvestFile(h: HarvestState, pkg: SourcePackage, file: string, st: PackageStats): boolean {
+export function harvestFile(h: HarvestState, pkg: SourcePackage, file: string, st: PackageStats): boolean {
   const path = relPath(pkg, file);
   if (isHeldOut(path, h.extraNames)) return false;
   const bytes = readFileSync(file);
@@ -100,6 +103,12 @@ function harvestFile(h: HarvestState, pkg: SourcePackage, file: string, st: Pack
     const dKey = pair.description.toLowerCase();
     const dn = h.descCount.get(dKey) ?? 0;
     if (dn >= MAX_SAME_DESCRIPTION) continue;
+    // A map source's function whose compiled copy (JSDoc kept by tsc) is already a pair would be its
+    // twin's false negative in the in-batch softmax (same package name, same batch group): dropped.
+    if (dn > 0 && fromMaps(pkg)) {
+      h.skipped.mapDescriptions++;
+      continue;
+    }
     h.seenCode.add(codeKey);
     h.descCount.set(dKey, dn + 1);
     st.pairs++;
@@ -142,7 +151,7 @@ async function main(): Promise<void> {
   const grammars = await loadGrammars(['javascript', 'typescript', 'tsx', 'python', 'go', 'rust']);
   const h: HarvestState = {
     parser: createFileParser({ windowLines: 60, overlapLines: 8, maxBytes: 4096 }, grammars), extraNames, badHashes: readLines(values['exclude-hashes']),
-    seenFiles: new Set(), seenCode: new Set(), descCount: new Map(), records: [], skipped: { licence: 0, heldOut: 0, fileHash: 0 },
+    seenFiles: new Set(), seenCode: new Set(), descCount: new Map(), records: [], skipped: { licence: 0, heldOut: 0, fileHash: 0, mapDescriptions: 0 },
   };
   // Held-out packages installed here (as dependencies) give their file hashes: vendored copies elsewhere are skipped too.
   for (const pkg of all) if (isHeldOut(pkg.name, extraNames)) for (const f of pkg.files) h.badHashes.add(sha(readFileSync(f)));
@@ -174,4 +183,4 @@ async function main(): Promise<void> {
   process.stderr.write(`${h.records.length} pairs from ${stats.length} packages; skipped ${JSON.stringify(h.skipped)}\n`);
 }
 
-await main();
+if (process.argv[1]?.endsWith('harvest.ts')) await main();

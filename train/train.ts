@@ -102,6 +102,8 @@ interface Options {
   readonly data: string; readonly model: string; readonly vocab: number; readonly buckets: number; readonly dims: number;
   readonly epochs: number; readonly batch: number; readonly group: number; readonly lr: number; readonly scale: number;
   readonly seed: number; readonly dropout: number; readonly hard: number; readonly prior: number; readonly subwords: boolean; readonly compoundShare: number;
+  /** `LANG[,LANG…]:K`: those languages' pairs are seen K times an epoch (empty: once, like every pair). */
+  readonly oversample: string;
 }
 
 function options(): Options {
@@ -112,13 +114,13 @@ function options(): Options {
       epochs: { type: 'string', default: '4' }, batch: { type: 'string', default: '512' }, group: { type: 'string', default: '16' },
       lr: { type: 'string', default: '0.05' }, scale: { type: 'string', default: '20' }, seed: { type: 'string', default: '17' },
       dropout: { type: 'string', default: '0.1' }, hard: { type: 'string', default: '0' }, prior: { type: 'string', default: '0' },
-      subwords: { type: 'string', default: '1' }, 'compound-share': { type: 'string', default: '1' },
+      subwords: { type: 'string', default: '1' }, 'compound-share': { type: 'string', default: '1' }, oversample: { type: 'string', default: '' },
     },
   });
   const num = (k: keyof typeof values): number => Number(values[k]);
   return {
     data: values.data!, model: values.model!, vocab: num('vocab'), buckets: num('buckets'), dims: num('dims'), epochs: num('epochs'), batch: num('batch'),
-    group: num('group'), lr: num('lr'), scale: num('scale'), seed: num('seed'), dropout: num('dropout'), hard: num('hard'), prior: num('prior'), subwords: num('subwords') > 0, compoundShare: num('compound-share'),
+    group: num('group'), lr: num('lr'), scale: num('scale'), seed: num('seed'), dropout: num('dropout'), hard: num('hard'), prior: num('prior'), subwords: num('subwords') > 0, compoundShare: num('compound-share'), oversample: values.oversample!,
   };
 }
 
@@ -133,6 +135,36 @@ function encodeTo(p: NbowParams, f: Features, side: 'q' | 'c'): Float32Array {
   const v = new Float32Array(p.dims);
   encode(p, f, side, v);
   return v;
+}
+
+/**
+ * `--oversample LANG[,LANG…]:K`: the packages' pairs of those languages, for the K−1 extra passes an
+ * epoch makes over them (each pass its own batches, so a pair never meets its own copy in a batch).
+ */
+function oversampledPackages(byPkg: ReadonlyMap<string, readonly number[]>, pairs: readonly PairRecord[], spec: string): { byPkg: Map<string, number[]>; extra: number } | undefined {
+  if (spec === '') return undefined;
+  const [langs = '', k = '1'] = spec.split(':');
+  const wanted = new Set(langs.split(',').map((l) => l.trim()).filter(Boolean));
+  const extra = Math.max(0, Math.round(Number(k)) - 1);
+  if (extra === 0 || wanted.size === 0) return undefined;
+  const sub = new Map<string, number[]>();
+  for (const [pkg, ids] of byPkg) {
+    const kept = ids.filter((i) => wanted.has(pairs[i]!.language));
+    if (kept.length > 0) sub.set(pkg, kept);
+  }
+  return { byPkg: sub, extra };
+}
+
+/** An epoch's batches plus the oversampled passes' batches, in one shuffled order (unchanged when there are none). */
+function withOversampling(batches: number[][], over: { byPkg: Map<string, number[]>; extra: number } | undefined, make: (byPkg: Map<string, number[]>) => number[][], rand: () => number): number[][] {
+  if (!over) return batches;
+  const all = [...batches];
+  for (let r = 0; r < over.extra; r++) all.push(...make(over.byPkg));
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [all[i], all[j]] = [all[j]!, all[i]!];
+  }
+  return all;
 }
 
 async function main(): Promise<void> {
@@ -156,6 +188,7 @@ async function main(): Promise<void> {
   const stats = bm25Stats(cCounts);
   const byPkg = new Map<string, number[]>();
   train.forEach((p, i) => byPkg.set(p.pkg, [...(byPkg.get(p.pkg) ?? []), i]));
+  const oversampled = oversampledPackages(byPkg, train, o.oversample);
   const neighbours = o.hard > 0 ? hardNeighbours(byPkg, qCounts, cCounts, stats, o.hard) : undefined;
   const termWeights = o.prior > 0 ? codeTermWeights(cCounts, stats) : undefined;
   process.stderr.write(`${train.length} training pairs, ${tune.length} tuning pairs (${new Set(tune.map((p) => p.pkg)).size} packages), vocab ${tokens.length} + ${o.buckets} buckets × ${o.dims}; prepared in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
@@ -166,7 +199,7 @@ async function main(): Promise<void> {
   let best = { blend: -1, alone: 0, w: 0, epoch: 0 };
   for (let epoch = 1; epoch <= o.epochs; epoch++) {
     let loss = 0;
-    const batches = makeBatches(byPkg, o.batch, o.group, rand, neighbours);
+    const batches = withOversampling(makeBatches(byPkg, o.batch, o.group, rand, neighbours), oversampled, (sub) => makeBatches(sub, o.batch, o.group, rand, neighbours), rand);
     for (const b of batches) {
       const prior = termWeights ? bm25Prior(b, qCounts, termWeights, stats, o.prior) : undefined;
       loss += trainer.step(b.map((i) => dropTokens(tr.q[i]!, o.dropout, rand)), b.map((i) => dropTokens(tr.c[i]!, o.dropout, rand)), prior);
