@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import type { Dirent } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isHeldOut, permissiveLicence } from './sources.js';
+import { isHeldOut, permissiveLicence, safeList } from './sources.js';
 
 /** Why a map source is not written (counted in the summary). */
 export type Refusal = 'extension' | 'declaration' | 'node_modules' | 'held-out' | 'unsafe-path' | 'no-content';
@@ -81,14 +81,6 @@ function listPackages(nodeModules: string, out: PackageInfo[] = []): PackageInfo
     if (existsSync(join(dir, 'node_modules'))) listPackages(join(dir, 'node_modules'), out);
   }
   return out;
-}
-
-function safeList(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
 }
 
 /** The package's own map files (nested node_modules are packages of their own). */

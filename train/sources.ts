@@ -124,7 +124,8 @@ export function npmPackages(nodeModules: string): SourcePackage[] {
   return out;
 }
 
-function safeList(dir: string): string[] {
+/** A directory's entries, sorted; none when it cannot be read. */
+export function safeList(dir: string): string[] {
   try {
     return readdirSync(dir).sort();
   } catch {

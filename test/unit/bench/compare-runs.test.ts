@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formatPairedSummary, pairedCell, pairRuns } from '../../../bench/compare-runs.js';
 import type { DevRow } from '../../../bench/devset-report.js';
+import { devRow } from '../../helpers/dev-row.js';
 
 // bench/compare-runs.ts: two saved run-devset runs paired query by query (repository, id, group).
 
-const row = (repo: string, id: string, hit: boolean, over: Partial<DevRow> = {}): DevRow => ({
-  id,
-  repo,
-  split: 'tune',
-  kind: 'doc',
-  tookMs: 1,
-  firstFileRank: hit ? 1 : null,
-  accAt: { 1: hit, 5: hit, 10: hit },
-  reciprocalRank: hit ? 1 : 0,
-  functionHitAt: { 1: hit, 5: hit, 10: hit },
-  ...over,
-});
+const row = (repo: string, id: string, hit: boolean, over: Partial<DevRow> = {}): DevRow => devRow(hit, { id, repo, ...over });
 const acc5 = (r: DevRow): number => (r.accAt[5] ? 1 : 0);
 
 describe('pairRuns', () => {

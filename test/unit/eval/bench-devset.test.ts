@@ -4,6 +4,7 @@ import { guardRecord, guardRegressions } from '../../../bench/devset-guard.js';
 import { formatReport, type DevRow } from '../../../bench/devset-report.js';
 import { hashCommentAbove } from '../../../bench/doc-comments.js';
 import { kindOf, namesGoldFile, sourceOf } from '../../../bench/mine-devset.js';
+import { devRow } from '../../helpers/dev-row.js';
 
 // Pieces of the issue-18 development benchmark: which mined commit messages count as issue-like
 // texts, the fixed BM25-over-60-line-windows baseline (real in-memory SQLite FTS5), Ruby doc
@@ -74,17 +75,7 @@ describe('Ruby doc comments', () => {
 });
 
 describe('held-out regression guard', () => {
-  const row = (kind: 'commit' | 'doc', hit: boolean, i: number): DevRow => ({
-    id: `${kind}${i}`,
-    repo: 'a/b',
-    split: 'held-out',
-    kind,
-    tookMs: 1,
-    firstFileRank: hit ? 1 : null,
-    accAt: { 1: hit, 5: hit, 10: hit },
-    reciprocalRank: hit ? 1 : 0,
-    functionHitAt: { 1: hit, 5: hit, 10: hit },
-  });
+  const row = (kind: 'commit' | 'doc', hit: boolean, i: number): DevRow => devRow(hit, { id: `${kind}${i}`, repo: 'a/b', split: 'held-out', kind });
   const rows = (kind: 'commit' | 'doc', hits: number, n: number): DevRow[] => Array.from({ length: n }, (_, i) => row(kind, i < hits, i));
 
   it('records per kind and passes an unchanged run', () => {
@@ -110,18 +101,7 @@ describe('held-out regression guard', () => {
 });
 
 describe('large-repository group', () => {
-  const row = (hit: boolean, i: number, group?: string): DevRow => ({
-    id: `q${i}`,
-    repo: group ? 'big/repo' : 'small/repo',
-    split: 'tune',
-    kind: 'doc',
-    tookMs: 1,
-    firstFileRank: hit ? 1 : null,
-    accAt: { 1: hit, 5: hit, 10: hit },
-    reciprocalRank: hit ? 1 : 0,
-    functionHitAt: { 1: hit, 5: hit, 10: hit },
-    ...(group ? { group } : {}),
-  });
+  const row = (hit: boolean, i: number, group?: string): DevRow => devRow(hit, { id: `q${i}`, repo: group ? 'big/repo' : 'small/repo', ...(group ? { group } : {}) });
 
   it('is reported in tables of its own, never mixed into the per-kind numbers', () => {
     const text = formatReport(new Map([['default', [row(true, 1), row(true, 2), row(false, 3, 'large'), row(false, 4, 'large')]]]), ['tune'], 'default');
