@@ -10,8 +10,7 @@
  *   npx tsx bench/compare-runs.ts REFERENCE.json CANDIDATE.json [--variant default] [--labels v4,v5] [--full]
  */
 import { readFileSync } from 'node:fs';
-import { pairedBootstrap } from './quality-table.js';
-import { formatReport, GROUP_TITLE, KINDS, type DevRow } from './devset-report.js';
+import { formatPaired, formatReport, GROUP_TITLE, KINDS, type DevRow } from './devset-report.js';
 import type { Split } from './bench-repos.js';
 
 interface SavedRun {
@@ -44,7 +43,6 @@ export function pairRuns(ref: readonly DevRow[], cand: readonly DevRow[]): { ref
 }
 
 const f3 = (x: number): string => x.toFixed(3);
-const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 
 /** One metric over paired rows: reference mean → candidate mean, difference [95% CI], and a mark when the interval excludes 0. */
 export function pairedCell(ref: readonly DevRow[], cand: readonly DevRow[], pick: Pick): string {
@@ -60,9 +58,7 @@ export function pairedCell(ref: readonly DevRow[], cand: readonly DevRow[], pick
     b += y;
   });
   if (diffs.length === 0) return '-';
-  const d = pairedBootstrap(diffs);
-  const mark = d.lo > 0 ? ' better' : d.hi < 0 ? ' WORSE' : '';
-  return `${f3(a / diffs.length)}→${f3(b / diffs.length)} ${signed(d.mean)} [${signed(d.lo)},${signed(d.hi)}]${mark}`;
+  return `${f3(a / diffs.length)}→${f3(b / diffs.length)} ${formatPaired(diffs)}`;
 }
 
 /** The compact table: one line per group, half and kind present. */

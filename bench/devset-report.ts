@@ -76,6 +76,11 @@ export function pairedDelta(rows: readonly DevRow[], ref: readonly DevRow[], pic
     const y = b && pick(b);
     if (x !== undefined && y !== undefined) diffs.push(x - y);
   }
+  return formatPaired(diffs);
+}
+
+/** Paired differences as `mean [95% CI]`, marked `better`/`WORSE` when the interval excludes 0. */
+export function formatPaired(diffs: readonly number[]): string {
   const d = pairedBootstrap(diffs);
   const mark = d.lo > 0 ? ' better' : d.hi < 0 ? ' WORSE' : '';
   return `${signed(d.mean)} [${signed(d.lo)},${signed(d.hi)}]${mark}`;
